@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package treematch needs to build, test and benchmark (run as root).
+set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends \
+  build-essential cmake pkg-config ca-certificates \
+  libopenmpi-dev openmpi-bin \
+  libhwloc-dev hwloc \
+  libtbb-dev \
+  libhdf5-openmpi-dev hdf5-tools \
+  googletest libgtest-dev \
+  libcli11-dev libfmt-dev nlohmann-json3-dev \
+  scotch >/dev/null

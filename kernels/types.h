@@ -1,0 +1,49 @@
+// Plain types shared by the parallel kernels: indexes, weights and a read-only CSR view.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace tm::kernels {
+
+using Index = std::int32_t;   ///< a process, a virtual process, a group or a leaf
+using Offset = std::int64_t;  ///< a position in CSR arrays (nnz may exceed 2^31)
+using Weight = double;        ///< communication volume; integer volumes stay exact below 2^53
+
+/// A symmetric sparse matrix without diagonal: row i holds targets[offsets[i]..offsets[i+1]),
+/// sorted ascending, with matching weights. Rows past the stored ones are empty (artificial
+/// processes have no communication).
+struct CsrView {
+  Index n = 0;
+  std::span<const Offset> offsets;  ///< n + 1 entries
+  std::span<const Index> targets;
+  std::span<const Weight> weights;
+
+  [[nodiscard]] Offset row_begin(Index i) const { return offsets[static_cast<std::size_t>(i)]; }
+  [[nodiscard]] Offset row_end(Index i) const { return offsets[static_cast<std::size_t>(i) + 1]; }
+};
+
+/// An owning CSR matrix, the output of aggregation.
+struct Csr {
+  Index n = 0;
+  std::vector<Offset> offsets{0};
+  std::vector<Index> targets;
+  std::vector<Weight> weights;
+
+  [[nodiscard]] CsrView view() const { return CsrView{n, offsets, targets, weights}; }
+};
+
+/// Groups of equal size k stored flat: group g is members[g*k .. g*k+k), sorted ascending.
+struct Groups {
+  Index k = 1;
+  std::vector<Index> members;
+
+  [[nodiscard]] Index count() const { return static_cast<Index>(members.size() / static_cast<std::size_t>(k)); }
+  [[nodiscard]] std::span<const Index> group(Index g) const {
+    return std::span<const Index>(members).subspan(static_cast<std::size_t>(g) * static_cast<std::size_t>(k),
+                                                   static_cast<std::size_t>(k));
+  }
+};
+
+}  // namespace tm::kernels

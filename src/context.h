@@ -1,0 +1,61 @@
+// Options of a mapping run, one sub-struct per phase; presets patch a copy.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kernels/types.h"
+
+namespace tm {
+
+/// How one level's groups are chosen (GroupProcesses of the paper).
+struct GroupingContext {
+  /// Enumerate every k-subset while C(p, k) stays at or below this; above it, candidates come
+  /// from communication neighbourhoods.
+  double exhaustive_limit = 20000.0;
+  /// Neighbourhood candidates started per process (the process alone, then with each of its
+  /// heaviest partners).
+  int seeds_per_process = 4;
+  /// The three independent-set heuristics of the paper; the level keeps the cheapest result.
+  bool smallest_value_first = true;
+  bool largest_index_last = true;
+  bool weighted_degree_first = true;
+  /// Work budget (conflict-list entries) above which the weighted-degree heuristic is skipped,
+  /// as the paper's threshold; counted, not timed, so results stay deterministic.
+  double weighted_degree_budget = 5.0e7;
+  /// Search steps allowed to the largest-index-last heuristic per level.
+  std::int64_t largest_index_budget = 200000;
+};
+
+/// Shape of the tree TreeMatch walks (Table 2 of the seed paper).
+struct TreeContext {
+  bool split_arities = true;  ///< split a level of arity k into k/d and d when it pays
+};
+
+/// Where processes may go.
+struct PlacementContext {
+  kernels::Index oversubscribe = 1;           ///< processes allowed per leaf
+  std::vector<kernels::Index> allowed_leaves;  ///< logical leaves usable; empty = all
+};
+
+struct BaselineContext {
+  std::uint64_t seed = 1;  ///< random and MPIPP starts
+};
+
+struct Context {
+  GroupingContext grouping;
+  TreeContext tree;
+  PlacementContext placement;
+  BaselineContext baselines;
+  int threads = 0;  ///< 0 = all hardware threads
+};
+
+/// The default preset.
+Context default_context();
+
+/// Prints the effective context, one option per line (verbose mode).
+std::string describe(const Context& ctx);
+
+}  // namespace tm

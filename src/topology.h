@@ -1,0 +1,75 @@
+// The machine model: a balanced, symmetric tree with per-level arities and link costs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "kernels/types.h"
+
+namespace tm {
+
+using kernels::Index;
+
+/// One level of the tree below the root: every node of the level above has `arity` children here,
+/// and the link from such a child to its parent costs `link_cost`.
+struct TreeLevel {
+  Index arity = 1;
+  double link_cost = 1.0;
+  std::string name;  ///< e.g. "Package", "Core", "level 2"; for messages and reports only
+};
+
+/// A balanced tree. Levels are root first; leaves are numbered 0..leaf_count()-1 left to right
+/// (logical index) and carry an OS (physical) index. Immutable once built.
+class Topology {
+ public:
+  Topology() = default;
+  /// Levels of arity 1 are dropped. `leaf_os_index` empty means OS index = logical index.
+  /// `machine_level` = how many levels lie above one machine (node): 0 when the whole tree is one
+  /// machine, 2 for "group:128 group:16 pack:2 core:4". Counted on the levels as given, before
+  /// arity-1 levels are dropped, and adjusted for them.
+  Topology(std::vector<TreeLevel> levels, std::vector<Index> leaf_os_index, int machine_level = 0);
+
+  [[nodiscard]] const std::vector<TreeLevel>& levels() const { return levels_; }
+  [[nodiscard]] int depth() const { return static_cast<int>(levels_.size()); }
+  [[nodiscard]] Index leaf_count() const { return leaf_count_; }
+  [[nodiscard]] Index os_index(Index leaf) const { return leaf_os_[static_cast<std::size_t>(leaf)]; }
+  [[nodiscard]] const std::vector<Index>& leaf_os_indexes() const { return leaf_os_; }
+  /// Logical index of the leaf whose OS index is `os`, or -1.
+  [[nodiscard]] Index leaf_of_os_index(Index os) const;
+
+  /// Number of levels up to the lowest common ancestor of two leaves (0 when equal).
+  [[nodiscard]] int common_ancestor_height(Index a, Index b) const;
+  /// Tree edges on the path between two leaves: 2 x common_ancestor_height.
+  [[nodiscard]] int hops(Index a, Index b) const { return 2 * common_ancestor_height(a, b); }
+  /// Sum of link costs on the path between two leaves.
+  [[nodiscard]] double weighted_distance(Index a, Index b) const;
+  /// Leaves below one node at `depth` (0 = the root: all leaves; depth() = a leaf: 1).
+  [[nodiscard]] Index leaves_below(int depth) const { return leaves_below_[static_cast<std::size_t>(depth)]; }
+
+  /// Levels above one machine (0 = the whole tree is one machine).
+  [[nodiscard]] int machine_level() const { return machine_level_; }
+  /// Leaves (cores) per machine.
+  [[nodiscard]] Index leaves_per_machine() const {
+    return leaves_below(machine_level_);
+  }
+  /// A copy whose machines hold `leaves` leaves each (must match a level boundary).
+  [[nodiscard]] Topology with_machine_size(Index leaves) const;
+
+  /// A copy with one more bottom level of `arity` and cost 0 (N processes per leaf).
+  [[nodiscard]] Topology with_oversubscription(Index arity) const;
+  /// "tleaf n a0 c0 ..." form, for messages and for Scotch.
+  [[nodiscard]] std::string to_tleaf() const;
+  /// "2x3x2" form for summaries.
+  [[nodiscard]] std::string shape() const;
+
+ private:
+  std::vector<TreeLevel> levels_;
+  std::vector<Index> leaf_os_;
+  std::vector<Index> os_to_leaf_;
+  std::vector<Index> leaves_below_;      ///< per depth 0..depth(): leaves under one node
+  std::vector<double> cumulative_cost_;  ///< [h] = sum of the h lowest link costs
+  Index leaf_count_ = 1;
+  int machine_level_ = 0;
+};
+
+}  // namespace tm
