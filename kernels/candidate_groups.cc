@@ -1,1 +1,260 @@
-// (being written)
+// Candidate groups: exhaustive k-subsets, neighbourhood growth (parallel and sequential), final
+// packing.
+#include "kernels/candidate_groups.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_sort.h>
+
+namespace treematch::kernels {
+namespace {
+
+std::size_t at(Index i) {
+  return static_cast<std::size_t>(i);
+}
+
+/// Scratch of one worker for growing groups: dense "communication with the group" per vertex,
+/// reset through the list of touched vertices so each growth costs O(touched), not O(n).
+class GrowthScratch {
+ public:
+  explicit GrowthScratch(Index n) : conn_(at(n), 0.0), state_(at(n), kUntouched) {}
+
+  /// Grows `group` (already holding its seed members) to k members; see the header for the rule.
+  void grow(CsrView graph, std::span<const Weight> rowsum, std::span<const std::uint8_t> free,
+            std::span<const Index> fillers, Index k, std::vector<Index>& group) {
+    for (Index v : group) state_[at(v)] = kMember;
+    for (Index v : group) add_neighbours(graph, free, v);
+    std::size_t next_filler = 0;
+    while (static_cast<Index>(group.size()) < k) {
+      Index best = -1;
+      for (Index x : touched_) {
+        if (state_[at(x)] != kFrontier) continue;
+        if (best < 0 || better(x, best, rowsum)) best = x;
+      }
+      if (best < 0) {  // no free partner left: the lightest unused vertex
+        while (next_filler < fillers.size() &&
+               (state_[at(fillers[next_filler])] == kMember || !free[at(fillers[next_filler])])) {
+          ++next_filler;
+        }
+        if (next_filler == fillers.size()) break;
+        best = fillers[next_filler];
+      }
+      state_[at(best)] = kMember;
+      touched_.push_back(best);
+      group.push_back(best);
+      add_neighbours(graph, free, best);
+    }
+    for (Index v : group) state_[at(v)] = kUntouched;
+    for (Index x : touched_) {
+      state_[at(x)] = kUntouched;
+      conn_[at(x)] = 0.0;
+    }
+    touched_.clear();
+    std::sort(group.begin(), group.end());
+  }
+
+ private:
+  static constexpr std::uint8_t kUntouched = 0;
+  static constexpr std::uint8_t kFrontier = 1;
+  static constexpr std::uint8_t kMember = 2;
+
+  bool better(Index x, Index y, std::span<const Weight> rowsum) const {
+    if (conn_[at(x)] != conn_[at(y)]) return conn_[at(x)] > conn_[at(y)];
+    if (rowsum[at(x)] != rowsum[at(y)]) return rowsum[at(x)] < rowsum[at(y)];
+    return x < y;
+  }
+
+  void add_neighbours(CsrView graph, std::span<const std::uint8_t> free, Index v) {
+    if (v >= static_cast<Index>(graph.offsets.size()) - 1) return;  // artificial: no row
+    for (Offset e = graph.row_begin(v); e < graph.row_end(v); ++e) {
+      const Index u = graph.targets[static_cast<std::size_t>(e)];
+      if (!free[at(u)] || state_[at(u)] == kMember) continue;
+      if (state_[at(u)] == kUntouched) {
+        state_[at(u)] = kFrontier;
+        touched_.push_back(u);
+      }
+      conn_[at(u)] += graph.weights[static_cast<std::size_t>(e)];
+    }
+  }
+
+  std::vector<Weight> conn_;
+  std::vector<std::uint8_t> state_;
+  std::vector<Index> touched_;
+};
+
+bool has_free_neighbour(CsrView graph, std::span<const std::uint8_t> free, Index v) {
+  if (v >= static_cast<Index>(graph.offsets.size()) - 1) return false;
+  for (Offset e = graph.row_begin(v); e < graph.row_end(v); ++e) {
+    if (free[at(graph.targets[static_cast<std::size_t>(e)])]) return true;
+  }
+  return false;
+}
+
+/// The seeds of vertex v: {v}, then {v, u} for the heaviest free neighbours u (ties: smaller u).
+void seeds_of(CsrView graph, std::span<const std::uint8_t> free, Index v, int seeds,
+              std::vector<std::vector<Index>>& out) {
+  out.clear();
+  out.push_back({v});
+  if (seeds <= 1 || v >= static_cast<Index>(graph.offsets.size()) - 1) return;
+  std::vector<std::pair<Weight, Index>> partners;
+  for (Offset e = graph.row_begin(v); e < graph.row_end(v); ++e) {
+    const Index u = graph.targets[static_cast<std::size_t>(e)];
+    if (free[at(u)]) partners.emplace_back(-graph.weights[static_cast<std::size_t>(e)], u);
+  }
+  const std::size_t keep = std::min(partners.size(), static_cast<std::size_t>(seeds - 1));
+  std::partial_sort(partners.begin(), partners.begin() + static_cast<std::ptrdiff_t>(keep),
+                    partners.end());
+  for (std::size_t i = 0; i < keep; ++i) out.push_back({v, partners[i].second});
+}
+
+/// Sorts groups lexicographically and removes duplicates.
+Groups unique_sorted(std::vector<Index> flat, Index k, bool parallel) {
+  const std::size_t count = flat.size() / at(k);
+  std::vector<Index> order(count);
+  std::iota(order.begin(), order.end(), 0);
+  auto less = [&](Index a, Index b) {
+    return std::lexicographical_compare(flat.begin() + a * k, flat.begin() + (a + 1) * k,
+                                        flat.begin() + b * k, flat.begin() + (b + 1) * k);
+  };
+  if (parallel) {
+    tbb::parallel_sort(order.begin(), order.end(), less);
+  } else {
+    std::sort(order.begin(), order.end(), less);
+  }
+  Groups out;
+  out.k = k;
+  out.members.reserve(flat.size());
+  for (std::size_t i = 0; i < count; ++i) {
+    const Index g = order[i];
+    if (i > 0 && std::equal(flat.begin() + g * k, flat.begin() + (g + 1) * k,
+                            flat.begin() + order[i - 1] * k)) {
+      continue;
+    }
+    out.members.insert(out.members.end(), flat.begin() + g * k, flat.begin() + (g + 1) * k);
+  }
+  return out;
+}
+
+std::vector<Index> seed_vertices(CsrView graph, std::span<const std::uint8_t> free) {
+  std::vector<Index> seeds;
+  for (Index v = 0; v < static_cast<Index>(free.size()); ++v) {
+    if (free[at(v)] && has_free_neighbour(graph, free, v)) seeds.push_back(v);
+  }
+  return seeds;
+}
+
+}  // namespace
+
+Groups all_k_subsets(std::span<const std::uint8_t> free, Index k) {
+  std::vector<Index> vertices;
+  for (Index v = 0; v < static_cast<Index>(free.size()); ++v) {
+    if (free[at(v)]) vertices.push_back(v);
+  }
+  Groups out;
+  out.k = k;
+  const Index n = static_cast<Index>(vertices.size());
+  if (k > n || k <= 0) return out;
+  std::vector<Index> pick(at(k));
+  std::iota(pick.begin(), pick.end(), 0);
+  while (true) {
+    for (Index i : pick) out.members.push_back(vertices[at(i)]);
+    Index pos = k - 1;
+    while (pos >= 0 && pick[at(pos)] == n - k + pos) --pos;
+    if (pos < 0) break;
+    ++pick[at(pos)];
+    for (Index j = pos + 1; j < k; ++j) pick[at(j)] = pick[at(j - 1)] + 1;
+  }
+  return out;
+}
+
+std::vector<Index> filler_order(std::span<const Weight> rowsum,
+                                std::span<const std::uint8_t> free) {
+  std::vector<Index> order;
+  for (Index v = 0; v < static_cast<Index>(free.size()); ++v) {
+    if (free[at(v)]) order.push_back(v);
+  }
+  std::sort(order.begin(), order.end(), [&](Index a, Index b) {
+    return rowsum[at(a)] != rowsum[at(b)] ? rowsum[at(a)] < rowsum[at(b)] : a < b;
+  });
+  return order;
+}
+
+Groups neighbourhood_candidates(CsrView graph, std::span<const Weight> rowsum,
+                                std::span<const std::uint8_t> free, std::span<const Index> fillers,
+                                Index k, int seeds) {
+  const std::vector<Index> starts = seed_vertices(graph, free);
+  const std::size_t per_vertex = at(std::max(seeds, 1)) * at(k);
+  // Fixed slots per seed vertex; a seed that yields fewer groups leaves -1 rows, dropped below.
+  std::vector<Index> flat(starts.size() * per_vertex, -1);
+  const Index n = static_cast<Index>(free.size());
+  tbb::enumerable_thread_specific<GrowthScratch> scratch([n] { return GrowthScratch(n); });
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, starts.size(), 64), [&](const auto& range) {
+    GrowthScratch& local = scratch.local();
+    std::vector<std::vector<Index>> groups;
+    for (std::size_t s = range.begin(); s != range.end(); ++s) {
+      seeds_of(graph, free, starts[s], seeds, groups);
+      for (std::size_t g = 0; g < groups.size(); ++g) {
+        local.grow(graph, rowsum, free, fillers, k, groups[g]);
+        if (static_cast<Index>(groups[g].size()) != k) continue;
+        std::copy(groups[g].begin(), groups[g].end(),
+                  flat.begin() + static_cast<std::ptrdiff_t>(s * per_vertex + g * at(k)));
+      }
+    }
+  });
+  std::vector<Index> kept;
+  kept.reserve(flat.size());
+  for (std::size_t g = 0; g < flat.size(); g += at(k)) {
+    if (flat[g] >= 0)
+      kept.insert(kept.end(), flat.begin() + static_cast<std::ptrdiff_t>(g),
+                  flat.begin() + static_cast<std::ptrdiff_t>(g + at(k)));
+  }
+  return unique_sorted(std::move(kept), k, /*parallel=*/true);
+}
+
+Groups neighbourhood_candidates_seq(CsrView graph, std::span<const Weight> rowsum,
+                                    std::span<const std::uint8_t> free,
+                                    std::span<const Index> fillers, Index k, int seeds) {
+  GrowthScratch scratch(static_cast<Index>(free.size()));
+  std::vector<Index> flat;
+  std::vector<std::vector<Index>> groups;
+  for (Index v : seed_vertices(graph, free)) {
+    seeds_of(graph, free, v, seeds, groups);
+    for (auto& group : groups) {
+      scratch.grow(graph, rowsum, free, fillers, k, group);
+      if (static_cast<Index>(group.size()) == k)
+        flat.insert(flat.end(), group.begin(), group.end());
+    }
+  }
+  return unique_sorted(std::move(flat), k, /*parallel=*/false);
+}
+
+Groups pack_remaining(CsrView graph, std::span<const Weight> rowsum, std::span<std::uint8_t> free,
+                      Index k) {
+  std::vector<Index> order;
+  for (Index v = 0; v < static_cast<Index>(free.size()); ++v) {
+    if (free[at(v)]) order.push_back(v);
+  }
+  std::sort(order.begin(), order.end(), [&](Index a, Index b) {
+    return rowsum[at(a)] != rowsum[at(b)] ? rowsum[at(a)] > rowsum[at(b)] : a < b;
+  });
+  std::vector<Index> fillers(order.rbegin(), order.rend());  // lightest first
+  GrowthScratch scratch(static_cast<Index>(free.size()));
+  Groups out;
+  out.k = k;
+  std::size_t filler_start = 0;
+  for (Index v : order) {
+    if (!free[at(v)]) continue;
+    while (filler_start < fillers.size() && !free[at(fillers[filler_start])]) ++filler_start;
+    std::vector<Index> group{v};
+    scratch.grow(graph, rowsum, free, std::span<const Index>(fillers).subspan(filler_start), k,
+                 group);
+    for (Index u : group) free[at(u)] = 0;
+    out.members.insert(out.members.end(), group.begin(), group.end());
+  }
+  return out;
+}
+
+}  // namespace treematch::kernels

@@ -1,1 +1,107 @@
-// (being written)
+// Greedy maximal independent set of candidate groups, sequential and in parallel rounds.
+#include "kernels/independent_set.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <limits>
+
+#include <tbb/parallel_for.h>
+
+namespace treematch::kernels {
+namespace {
+
+std::size_t at(Index i) {
+  return static_cast<std::size_t>(i);
+}
+
+}  // namespace
+
+std::vector<Index> greedy_independent_set_seq(const Groups& candidates,
+                                              std::span<const Index> priority, Index vertex_count) {
+  const Index count = candidates.count();
+  std::vector<Index> order(at(count));
+  for (Index c = 0; c < count; ++c) order[at(priority[at(c)])] = c;
+  std::vector<std::uint8_t> taken(at(vertex_count), 0);
+  std::vector<Index> kept;
+  for (Index c : order) {
+    const auto group = candidates.group(c);
+    if (std::any_of(group.begin(), group.end(), [&](Index v) { return taken[at(v)] != 0; }))
+      continue;
+    for (Index v : group) taken[at(v)] = 1;
+    kept.push_back(c);
+  }
+  return kept;
+}
+
+std::vector<Index> greedy_independent_set(const Groups& candidates, std::span<const Index> priority,
+                                          Index vertex_count) {
+  const Index count = candidates.count();
+  constexpr Index kNone = std::numeric_limits<Index>::max();
+  std::vector<std::atomic<Index>> best(at(vertex_count));
+  std::vector<std::uint8_t> taken(at(vertex_count), 0);
+  std::vector<Index> live(at(count));
+  for (Index c = 0; c < count; ++c) live[at(c)] = c;
+  std::vector<std::uint8_t> chosen(at(count), 0);
+
+  while (!live.empty()) {
+    // 1. Each vertex learns the best priority among live candidates containing it.
+    // (Reset through the live candidates, so a round costs O(live), not O(vertices).)
+    tbb::parallel_for(std::size_t{0}, live.size(), [&](std::size_t i) {
+      for (Index v : candidates.group(live[i])) best[at(v)].store(kNone, std::memory_order_relaxed);
+    });
+    tbb::parallel_for(std::size_t{0}, live.size(), [&](std::size_t i) {
+      const Index c = live[i];
+      const Index p = priority[at(c)];
+      for (Index v : candidates.group(c)) {
+        Index seen = best[at(v)].load(std::memory_order_relaxed);
+        while (p < seen && !best[at(v)].compare_exchange_weak(seen, p, std::memory_order_relaxed)) {
+        }
+      }
+    });
+    // 2. A candidate that is the best at all of its vertices is kept: nothing better can block it.
+    tbb::parallel_for(std::size_t{0}, live.size(), [&](std::size_t i) {
+      const Index c = live[i];
+      const Index p = priority[at(c)];
+      const auto group = candidates.group(c);
+      if (std::all_of(group.begin(), group.end(),
+                      [&](Index v) { return best[at(v)].load(std::memory_order_relaxed) == p; })) {
+        chosen[at(c)] = 1;
+        for (Index v : group)
+          taken[at(v)] = 1;  // each vertex is written by one kept candidate only
+      }
+    });
+    // 3. Candidates touching a kept one die.
+    std::vector<Index> next;
+    next.reserve(live.size());
+    for (Index c : live) {
+      if (chosen[at(c)]) continue;
+      const auto group = candidates.group(c);
+      if (std::none_of(group.begin(), group.end(), [&](Index v) { return taken[at(v)] != 0; }))
+        next.push_back(c);
+    }
+    live.swap(next);
+  }
+  std::vector<Index> kept;
+  for (Index c = 0; c < count; ++c) {
+    if (chosen[at(c)]) kept.push_back(c);
+  }
+  std::sort(kept.begin(), kept.end(),
+            [&](Index a, Index b) { return priority[at(a)] < priority[at(b)]; });
+  return kept;
+}
+
+Incidence incidence(const Groups& candidates, Index vertex_count) {
+  Incidence out;
+  out.offsets.assign(at(vertex_count) + 1, 0);
+  for (Index v : candidates.members) ++out.offsets[at(v) + 1];
+  for (std::size_t v = 0; v < at(vertex_count); ++v) out.offsets[v + 1] += out.offsets[v];
+  out.candidates.resize(candidates.members.size());
+  std::vector<Offset> fill(out.offsets.begin(), out.offsets.end() - 1);
+  for (Index c = 0; c < candidates.count(); ++c) {
+    for (Index v : candidates.group(c)) out.candidates[static_cast<std::size_t>(fill[at(v)]++)] = c;
+  }
+  return out;
+}
+
+}  // namespace treematch::kernels

@@ -5,7 +5,7 @@
 #include <span>
 #include <vector>
 
-namespace tm::kernels {
+namespace treematch::kernels {
 
 using Index = std::int32_t;   ///< a process, a virtual process, a group or a leaf
 using Offset = std::int64_t;  ///< a position in CSR arrays (nnz may exceed 2^31)
@@ -39,11 +39,13 @@ struct Groups {
   Index k = 1;
   std::vector<Index> members;
 
-  [[nodiscard]] Index count() const { return static_cast<Index>(members.size() / static_cast<std::size_t>(k)); }
+  [[nodiscard]] Index count() const {
+    return static_cast<Index>(members.size() / static_cast<std::size_t>(k));
+  }
   [[nodiscard]] std::span<const Index> group(Index g) const {
-    return std::span<const Index>(members).subspan(static_cast<std::size_t>(g) * static_cast<std::size_t>(k),
-                                                   static_cast<std::size_t>(k));
+    return std::span<const Index>(members).subspan(
+        static_cast<std::size_t>(g) * static_cast<std::size_t>(k), static_cast<std::size_t>(k));
   }
 };
 
-}  // namespace tm::kernels
+}  // namespace treematch::kernels

@@ -1,1 +1,30 @@
-// (being written)
+// The default preset and the verbose print-out of a Context.
+#include "src/context.h"
+
+#include <sstream>
+
+namespace treematch {
+
+Context default_context() {
+  return Context{};
+}
+
+std::string describe(const Context& ctx) {
+  std::ostringstream out;
+  out << "grouping.exhaustive_limit = " << ctx.grouping.exhaustive_limit << '\n'
+      << "grouping.seeds_per_process = " << ctx.grouping.seeds_per_process << '\n'
+      << "grouping.smallest_value_first = " << ctx.grouping.smallest_value_first << '\n'
+      << "grouping.largest_index_last = " << ctx.grouping.largest_index_last << '\n'
+      << "grouping.weighted_degree_first = " << ctx.grouping.weighted_degree_first << '\n'
+      << "grouping.weighted_degree_budget = " << ctx.grouping.weighted_degree_budget << '\n'
+      << "grouping.largest_index_budget = " << ctx.grouping.largest_index_budget << '\n'
+      << "tree.split_arities = " << ctx.tree.split_arities << '\n'
+      << "placement.oversubscribe = " << ctx.placement.oversubscribe << '\n'
+      << "placement.allowed_leaves = " << ctx.placement.allowed_leaves.size() << " leaves"
+      << (ctx.placement.allowed_leaves.empty() ? " (all)" : "") << '\n'
+      << "baselines.seed = " << ctx.baselines.seed << '\n'
+      << "threads = " << ctx.threads << (ctx.threads == 0 ? " (all)" : "") << '\n';
+  return out.str();
+}
+
+}  // namespace treematch

@@ -8,7 +8,7 @@
 
 #include "kernels/types.h"
 
-namespace tm {
+namespace treematch {
 
 /// How one level's groups are chosen (GroupProcesses of the paper).
 struct GroupingContext {
@@ -36,7 +36,7 @@ struct TreeContext {
 
 /// Where processes may go.
 struct PlacementContext {
-  kernels::Index oversubscribe = 1;           ///< processes allowed per leaf
+  kernels::Index oversubscribe = 1;            ///< processes allowed per leaf
   std::vector<kernels::Index> allowed_leaves;  ///< logical leaves usable; empty = all
 };
 
@@ -58,4 +58,4 @@ Context default_context();
 /// Prints the effective context, one option per line (verbose mode).
 std::string describe(const Context& ctx);
 
-}  // namespace tm
+}  // namespace treematch

@@ -1,0 +1,42 @@
+// Candidate groups for one level: every k-subset when that is small, else communication
+// neighbourhoods.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "kernels/types.h"
+
+namespace treematch::kernels {
+
+/// Every k-subset of the free vertices (free[v] != 0), lexicographic. C(free, k) groups: the
+/// caller only asks when that count is small (the paper's exhaustive GroupProcesses).
+Groups all_k_subsets(std::span<const std::uint8_t> free, Index k);
+
+/// Free vertices ordered by (row sum ascending, index ascending): the deterministic fillers used
+/// when a group has no free partner left to add.
+std::vector<Index> filler_order(std::span<const Weight> rowsum, std::span<const std::uint8_t> free);
+
+/// Neighbourhood candidates. Every free vertex v with a free neighbour seeds up to `seeds` groups:
+/// {v} and {v, u} for its seeds-1 heaviest free neighbours u; each seed grows greedily to k members
+/// by adding the free vertex with the largest communication with the group (ties: smaller row sum,
+/// then smaller index), and when no free neighbour is left, the first unused vertex of `fillers`.
+/// Duplicates are removed; the result is sorted lexicographically (so a candidate's index is a
+/// deterministic tie-break).
+/// Cost: O(F x seeds x k x (k + deg)) for F free vertices of degree deg, instead of C(F, k).
+Groups neighbourhood_candidates(CsrView graph, std::span<const Weight> rowsum,
+                                std::span<const std::uint8_t> free, std::span<const Index> fillers,
+                                Index k, int seeds);
+/// Sequential reference twin of neighbourhood_candidates.
+Groups neighbourhood_candidates_seq(CsrView graph, std::span<const Weight> rowsum,
+                                    std::span<const std::uint8_t> free,
+                                    std::span<const Index> fillers, Index k, int seeds);
+
+/// Groups all still-free vertices, sequentially and deterministically: heaviest remaining vertex
+/// first (row sum descending, then index), grown as above. Clears `free` for those grouped.
+/// The count of free vertices must be a multiple of k.
+Groups pack_remaining(CsrView graph, std::span<const Weight> rowsum, std::span<std::uint8_t> free,
+                      Index k);
+
+}  // namespace treematch::kernels

@@ -1,0 +1,39 @@
+// The TreeMatch driver (Algorithm 1 of the seed paper): extend -> group -> aggregate per level,
+// then map.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "src/comm_graph.h"
+#include "src/context.h"
+#include "src/mapping.h"
+#include "src/topology.h"
+
+namespace treematch {
+
+/// What happened at one level of the (possibly split) tree, bottom-up.
+struct LevelTrace {
+  Index arity = 0;
+  Index order = 0;       ///< (virtual) processes before extension
+  Index artificial = 0;  ///< empty processes added by ExtendComMatrix
+  std::string heuristic;
+  bool exhaustive = false;
+  std::size_t candidates = 0;
+  double seconds = 0.0;
+};
+
+struct TreeMatchResult {
+  Mapping mapping;  ///< logical leaves of the (non-oversubscribed) topology
+  std::vector<LevelTrace> levels;
+};
+
+/// Maps the graph's processes onto the topology's leaves. Throws std::invalid_argument when the
+/// processes do not fit (more than leaves x oversubscribe, or than the allowed leaves).
+TreeMatchResult treematch_map(const CommGraph& graph, const Topology& topology, const Context& ctx);
+
+/// The arities TreeMatch walks, bottom-up, for p processes on `tree` (Table 2 splitting applied
+/// when ctx.tree.split_arities).
+std::vector<Index> walked_arities(const Topology& tree, Index processes, const TreeContext& ctx);
+
+}  // namespace treematch
