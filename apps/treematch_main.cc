@@ -1,1 +1,40 @@
-int main() { return 0; }
+// The treematch command line: options bound in one place, then one command runs; only here do we exit.
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include <tbb/global_control.h>
+
+#include "apps/eval_command.h"
+#include "apps/map_command.h"
+#include "io/input_error.h"
+
+int main(int argc, char** argv) {
+  using namespace treematch::apps;
+  CLI::App app{"treematch: place MPI processes on cores so that heavy communicators are close"};
+  app.require_subcommand(1);
+  MapOptions map_options;
+  EvalOptions eval_options;
+  CLI::App* map = add_map_command(app, map_options);
+  CLI::App* eval = add_eval_command(app, eval_options);
+  CLI11_PARSE(app, argc, argv);
+
+  const int threads = map->parsed() ? map_options.input.threads : eval_options.input.threads;
+  std::optional<tbb::global_control> limit;
+  if (threads > 0) limit.emplace(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
+  try {
+    if (map->parsed()) return run_map(map_options);
+    if (eval->parsed()) return run_eval(eval_options);
+  } catch (const treematch::io::InputError& e) {
+    std::cerr << "treematch: error: " << e.what() << '\n';
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "treematch: error: out of memory\n";
+    return 3;
+  } catch (const std::exception& e) {
+    std::cerr << "treematch: error: " << e.what() << '\n';
+    return 1;
+  }
+  return 1;
+}

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace tm::io {
+namespace treematch::io {
 
 /// Thrown for anything wrong with what the user gave (a file, a topology string, an option).
 /// what() = "<source>: <problem>", one line, no trailing newline.
@@ -14,4 +14,4 @@ class InputError : public std::runtime_error {
       : std::runtime_error(source + ": " + problem) {}
 };
 
-}  // namespace tm::io
+}  // namespace treematch::io

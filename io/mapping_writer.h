@@ -9,13 +9,16 @@
 #include "src/mapping.h"
 #include "src/topology.h"
 
-namespace tm::io {
+namespace treematch::io {
 
 enum class OutputFormat { kPerm, kRankfile, kSlurm, kHydra, kJson };
 enum class Numbering { kLogical, kPhysical };
 
-OutputFormat parse_output_format(const std::string& text);  ///< throws InputError
-Numbering parse_numbering(const std::string& text);         ///< throws InputError
+/// "perm", "rankfile", "slurm", "hydra" or "json"; anything else throws InputError("--format",
+/// ...).
+OutputFormat parse_output_format(const std::string& text);
+/// "logical" or "physical"; anything else throws InputError("--numbering", ...).
+Numbering parse_numbering(const std::string& text);
 
 struct OutputOptions {
   OutputFormat format = OutputFormat::kPerm;
@@ -24,16 +27,30 @@ struct OutputOptions {
   std::vector<std::string> hosts;
 };
 
-/// The text of the output file.
+/// The text of the output file; every line, the last included, ends with '\n' (no ranks: "").
+/// Machine m (topology.machine_level(), leaves_per_machine() = L) holds the logical leaves
+/// [m*L, (m+1)*L); its host is options.hosts[m], or "node<m>" when no hosts are given. "Machines
+/// in use" are those holding at least one rank, in machine order; "local rank order" is the order
+/// of the ranks on one machine by rank. Several ranks may name the same leaf (oversubscription).
 ///   perm: p lines, line i = leaf of rank i (logical, or OS index with Numbering::kPhysical);
-///   rankfile: Open MPI "rank i=<host> slot=<core>" lines, core = logical index within its machine
-///             (OS index with kPhysical);
-///   slurm: a SLURM_HOSTFILE body (one host per rank, in rank order) then, per machine, a comment
-///          line "# <host> --cpu-bind=map_cpu:<os>,<os>,..." giving the local ranks' OS cores;
-///   hydra: "-bind-to user:<os>,<os>,..." per machine;
-///   json: `report` with "mapping" (array) added.
-/// Slurm and Hydra bind by OS index whatever the numbering (that is what they take).
-std::string render_mapping(const Mapping& mapping, const Topology& topology, const OutputOptions& options,
-                           const nlohmann::json& report);
+///   rankfile: Open MPI lines "rank <i>=<host> slot=<core>", core = logical index within its
+///             machine (leaf - m*L), or the OS index with kPhysical. Open MPI 4.x reads slot
+///             numbers as logical core indexes unless run with "--mca rmaps_rank_file_physical 1",
+///             which kPhysical output needs;
+///   slurm: a SLURM_HOSTFILE body (one "<host>" line per rank, in rank order) then, per machine in
+///          use, a comment line "# <host>: --cpu-bind=map_cpu:<os>,<os>,..." giving the OS index of
+///          each local rank's core in local rank order;
+///   hydra: per machine in use, "<host>: -bind-to user:<os>,<os>,..." in the same order;
+///   json: a copy of `report` (a JSON object, or null for none) with "mapping" (array of the ranks'
+///         leaves in the chosen numbering) and "numbering" ("logical" or "physical") set, dumped
+///         with an indent of 2.
+/// Slurm and Hydra bind by OS index whatever the numbering (that is what they take). The OS index
+/// is the one `topology` carries for the leaf.
+/// Throws InputError("--hosts", "3 host names for 4 machines") when hosts are given but fewer than
+/// the machines of the topology (rankfile, slurm and hydra only); InputError("mapping", ...) when a
+/// rank's leaf is outside the topology; std::invalid_argument if `report` is neither an object
+/// nor null.
+std::string render_mapping(const Mapping& mapping, const Topology& topology,
+                           const OutputOptions& options, const nlohmann::json& report);
 
-}  // namespace tm::io
+}  // namespace treematch::io

@@ -1,1 +1,702 @@
-// (being written)
+// Reads and writes communication matrices in HDF5 (dense 2-D dataset or scipy CSR group).
+#include "io/matrix_hdf5.h"
+
+#include <hdf5.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "io/input_error.h"
+
+namespace treematch::io {
+namespace {
+
+using kernels::Index;
+using kernels::Offset;
+using kernels::Weight;
+
+/// Values per dense row block or CSR entry chunk (32 MiB of doubles).
+constexpr hsize_t kBlockValues = hsize_t{1} << 22;
+/// At most this many dense rows per block.
+constexpr hsize_t kMaxBlockRows = 256;
+/// Target size of a dense chunk, in values (512 KiB).
+constexpr hsize_t kChunkValues = hsize_t{1} << 16;
+constexpr unsigned kDeflateLevel = 4;
+
+/// Owns one HDF5 identifier and closes it with the matching H5?close; never throws.
+class Handle {
+ public:
+  using Closer = herr_t (*)(hid_t);
+
+  Handle() = default;
+  Handle(hid_t id, Closer closer) noexcept : id_(id), closer_(closer) {}
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  Handle(Handle&& other) noexcept
+      : id_(std::exchange(other.id_, H5I_INVALID_HID)), closer_(other.closer_) {}
+  Handle& operator=(Handle&& other) noexcept {
+    if (this != &other) {
+      static_cast<void>(close());
+      id_ = std::exchange(other.id_, H5I_INVALID_HID);
+      closer_ = other.closer_;
+    }
+    return *this;
+  }
+  ~Handle() { static_cast<void>(close()); }
+
+  [[nodiscard]] hid_t get() const noexcept { return id_; }
+
+  /// Closes now and returns the close call's result (for a writer that must know it succeeded).
+  herr_t close() noexcept {
+    herr_t rc = 0;
+    if (id_ >= 0 && closer_ != nullptr) rc = closer_(id_);
+    id_ = H5I_INVALID_HID;
+    return rc;
+  }
+
+ private:
+  hid_t id_ = H5I_INVALID_HID;
+  Closer closer_ = nullptr;
+};
+
+/// Turns HDF5's automatic error printing off for its lifetime (errors become one-line exceptions).
+class QuietErrors {
+ public:
+  QuietErrors() noexcept {
+    if (H5Eget_auto2(H5E_DEFAULT, &func_, &data_) < 0) {
+      func_ = nullptr;
+      data_ = nullptr;
+    }
+    static_cast<void>(H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr));
+  }
+  ~QuietErrors() { static_cast<void>(H5Eset_auto2(H5E_DEFAULT, func_, data_)); }
+  QuietErrors(const QuietErrors&) = delete;
+  QuietErrors& operator=(const QuietErrors&) = delete;
+
+ private:
+  H5E_auto2_t func_ = nullptr;
+  void* data_ = nullptr;
+};
+
+herr_t keep_innermost(unsigned n, const H5E_error2_t* error, void* client) {
+  if (n == 0 && error->desc != nullptr) *static_cast<std::string*>(client) = error->desc;
+  return 0;
+}
+
+/// The most specific message on HDF5's error stack (one line), and clears the stack.
+std::string hdf5_reason() {
+  std::string reason;
+  static_cast<void>(H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, keep_innermost, &reason));
+  static_cast<void>(H5Eclear2(H5E_DEFAULT));
+  std::replace(reason.begin(), reason.end(), '\n', ' ');
+  return reason;
+}
+
+/// Where failures are reported: InputError when reading the user's file, Hdf5Error when writing.
+class Site {
+ public:
+  Site(std::string path, bool reading) : path_(std::move(path)), reading_(reading) {}
+
+  [[nodiscard]] const std::string& path() const { return path_; }
+
+  [[noreturn]] void fail(const std::string& problem) const {
+    if (reading_) throw InputError(path_, problem);
+    throw Hdf5Error(path_ + ": " + problem);
+  }
+
+  [[noreturn]] void call_failed(const char* call, const std::string& object) const {
+    const std::string reason = hdf5_reason();
+    fail(std::string(call) + " failed" + (object.empty() ? "" : " on " + object) +
+         (reason.empty() ? "" : ": " + reason));
+  }
+
+  void check(herr_t rc, const char* call, const std::string& object = {}) const {
+    if (rc < 0) call_failed(call, object);
+  }
+
+  Handle own(hid_t id, Handle::Closer closer, const char* call,
+             const std::string& object = {}) const {
+    if (id < 0) call_failed(call, object);
+    return Handle(id, closer);
+  }
+
+ private:
+  std::string path_;
+  bool reading_;
+};
+
+/// Opens a file for reading, distinguishing "cannot open" from "not HDF5".
+Handle open_for_reading(const Site& site) {
+  std::FILE* probe = std::fopen(site.path().c_str(), "rb");
+  if (probe == nullptr) site.fail(std::string("cannot open: ") + std::strerror(errno));
+  std::fclose(probe);
+  const hid_t file = H5Fopen(site.path().c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (file < 0) {
+    const std::string reason = hdf5_reason();
+    site.fail("not a readable HDF5 file (truncated or corrupt?)" +
+              (reason.empty() ? "" : ": " + reason));
+  }
+  return Handle(file, H5Fclose);
+}
+
+bool has_link(const Site& site, hid_t location, const std::string& name) {
+  const htri_t exists = H5Lexists(location, name.c_str(), H5P_DEFAULT);
+  if (exists < 0) site.call_failed("H5Lexists", name);
+  return exists > 0;
+}
+
+H5T_class_t type_class(const Site& site, hid_t type, const std::string& object) {
+  const H5T_class_t cls = H5Tget_class(type);
+  if (cls == H5T_NO_CLASS) site.call_failed("H5Tget_class", object);
+  return cls;
+}
+
+/// Fails unless `type` is an integer (or, if allowed, a floating-point) type.
+void require_numeric(const Site& site, hid_t type, bool allow_float, const std::string& object) {
+  const H5T_class_t cls = type_class(site, type, object);
+  if (cls == H5T_INTEGER || (allow_float && cls == H5T_FLOAT)) return;
+  site.fail(object + " is not " + (allow_float ? "numeric" : "an integer dataset"));
+}
+
+/// Extent of a dataset that must have `rank` dimensions.
+std::vector<hsize_t> extent(const Site& site, hid_t dataset, int rank, const std::string& object) {
+  const Handle space = site.own(H5Dget_space(dataset), H5Sclose, "H5Dget_space", object);
+  const int ndims = H5Sget_simple_extent_ndims(space.get());
+  if (ndims < 0) site.call_failed("H5Sget_simple_extent_ndims", object);
+  if (ndims != rank) {
+    site.fail(fmt::format("{} has {} dimension(s), expected {}", object, ndims, rank));
+  }
+  std::vector<hsize_t> dims(static_cast<std::size_t>(rank));
+  if (H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr) < 0) {
+    site.call_failed("H5Sget_simple_extent_dims", object);
+  }
+  return dims;
+}
+
+/// Reads a scalar string attribute, fixed or variable length.
+std::string read_string_attribute(const Site& site, hid_t owner, const char* name,
+                                  const std::string& object) {
+  const std::string what = object + " attribute " + name;
+  const Handle attr = site.own(H5Aopen(owner, name, H5P_DEFAULT), H5Aclose, "H5Aopen", what);
+  const Handle type = site.own(H5Aget_type(attr.get()), H5Tclose, "H5Aget_type", what);
+  if (type_class(site, type.get(), what) != H5T_STRING) site.fail(what + " is not a string");
+  const htri_t variable = H5Tis_variable_str(type.get());
+  if (variable < 0) site.call_failed("H5Tis_variable_str", what);
+  if (variable > 0) {
+    const Handle memory = site.own(H5Tcopy(H5T_C_S1), H5Tclose, "H5Tcopy", what);
+    site.check(H5Tset_size(memory.get(), H5T_VARIABLE), "H5Tset_size", what);
+    const H5T_cset_t cset = H5Tget_cset(type.get());
+    if (cset < 0) site.call_failed("H5Tget_cset", what);
+    site.check(H5Tset_cset(memory.get(), cset), "H5Tset_cset", what);
+    char* text = nullptr;
+    site.check(H5Aread(attr.get(), memory.get(), static_cast<void*>(&text)), "H5Aread", what);
+    std::string value = text != nullptr ? text : "";
+    static_cast<void>(H5free_memory(text));
+    return value;
+  }
+  const std::size_t size = H5Tget_size(type.get());
+  if (size == 0) site.call_failed("H5Tget_size", what);
+  std::string value(size, '\0');
+  site.check(H5Aread(attr.get(), type.get(), value.data()), "H5Aread", what);
+  value.resize(std::strlen(value.c_str()));
+  while (!value.empty() && value.back() == ' ') value.pop_back();
+  return value;
+}
+
+/// Reads `count` elements from offset `first` of a 1-D dataset, converted to `memory_type`.
+void read_1d(const Site& site, hid_t dataset, hid_t memory_type, hsize_t first, hsize_t count,
+             void* buffer, const std::string& object) {
+  if (count == 0) return;
+  const Handle file_space = site.own(H5Dget_space(dataset), H5Sclose, "H5Dget_space", object);
+  site.check(
+      H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, &first, nullptr, &count, nullptr),
+      "H5Sselect_hyperslab", object);
+  const Handle memory_space =
+      site.own(H5Screate_simple(1, &count, nullptr), H5Sclose, "H5Screate_simple");
+  site.check(
+      H5Dread(dataset, memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT, buffer),
+      "H5Dread", object);
+}
+
+/// Sorts the entries of the last row (from `start`) by column and sums duplicates, if needed.
+void canonicalize_row(kernels::Csr& rows, std::size_t start) {
+  bool sorted = true;
+  for (std::size_t k = start + 1; k < rows.targets.size() && sorted; ++k) {
+    sorted = rows.targets[k - 1] < rows.targets[k];
+  }
+  if (sorted) return;
+  std::vector<std::pair<Index, Weight>> entries;
+  entries.reserve(rows.targets.size() - start);
+  for (std::size_t k = start; k < rows.targets.size(); ++k)
+    entries.emplace_back(rows.targets[k], rows.weights[k]);
+  std::stable_sort(entries.begin(), entries.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::size_t out = start;
+  for (std::size_t k = 0; k < entries.size(); ++k) {
+    if (k > 0 && entries[k].first == entries[k - 1].first) {
+      rows.weights[out - 1] += entries[k].second;
+    } else {
+      rows.targets[out] = entries[k].first;
+      rows.weights[out] = entries[k].second;
+      ++out;
+    }
+  }
+  rows.targets.resize(out);
+  rows.weights.resize(out);
+}
+
+Handle make_chunked_plist(const Site& site, int rank, const hsize_t* chunk) {
+  Handle plist = site.own(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, "H5Pcreate");
+  site.check(H5Pset_chunk(plist.get(), rank, chunk), "H5Pset_chunk");
+  const htri_t deflate = H5Zfilter_avail(H5Z_FILTER_DEFLATE);
+  if (deflate < 0) site.call_failed("H5Zfilter_avail", {});
+  if (deflate > 0) site.check(H5Pset_deflate(plist.get(), kDeflateLevel), "H5Pset_deflate");
+  return plist;
+}
+
+/// Link creation list that creates missing intermediate groups of a nested object name.
+Handle make_link_plist(const Site& site) {
+  Handle plist = site.own(H5Pcreate(H5P_LINK_CREATE), H5Pclose, "H5Pcreate");
+  site.check(H5Pset_create_intermediate_group(plist.get(), 1), "H5Pset_create_intermediate_group");
+  return plist;
+}
+
+Handle open_for_writing(const Site& site, Hdf5WriteMode mode) {
+  switch (mode) {
+    case Hdf5WriteMode::kTruncate:
+      return site.own(H5Fcreate(site.path().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
+                      H5Fclose, "H5Fcreate");
+    case Hdf5WriteMode::kAppend:
+      return site.own(H5Fopen(site.path().c_str(), H5F_ACC_RDWR, H5P_DEFAULT), H5Fclose, "H5Fopen");
+  }
+  site.fail("unknown write mode");
+}
+
+/// Writes a 1-D dataset `name` in `group` (chunked and compressed unless empty).
+void write_1d(const Site& site, hid_t group, const char* name, hid_t file_type, hid_t memory_type,
+              const void* data, hsize_t length) {
+  const Handle space =
+      site.own(H5Screate_simple(1, &length, nullptr), H5Sclose, "H5Screate_simple", name);
+  Handle plist;
+  if (length > 0) {
+    const hsize_t chunk = std::min(length, kChunkValues);
+    plist = make_chunked_plist(site, 1, &chunk);
+  }
+  const hid_t create_plist = length > 0 ? plist.get() : H5P_DEFAULT;
+  const Handle dataset = site.own(
+      H5Dcreate2(group, name, file_type, space.get(), H5P_DEFAULT, create_plist, H5P_DEFAULT),
+      H5Dclose, "H5Dcreate2", name);
+  if (length > 0) {
+    site.check(H5Dwrite(dataset.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data),
+               "H5Dwrite", name);
+  }
+}
+
+void write_string_attribute(const Site& site, hid_t owner, const char* name, const char* value) {
+  const Handle type = site.own(H5Tcopy(H5T_C_S1), H5Tclose, "H5Tcopy", name);
+  site.check(H5Tset_size(type.get(), H5T_VARIABLE), "H5Tset_size", name);
+  site.check(H5Tset_cset(type.get(), H5T_CSET_UTF8), "H5Tset_cset", name);
+  const Handle space = site.own(H5Screate(H5S_SCALAR), H5Sclose, "H5Screate", name);
+  const Handle attr =
+      site.own(H5Acreate2(owner, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
+               "H5Acreate2", name);
+  const char* data[1] = {value};
+  site.check(H5Awrite(attr.get(), type.get(), static_cast<const void*>(data)), "H5Awrite", name);
+}
+
+/// Closes the file and reports a failed final flush.
+void close_written(const Site& site, Handle& file) {
+  site.check(file.close(), "H5Fclose");
+}
+
+}  // namespace
+
+struct Hdf5MatrixReader::Impl {
+  Site site;
+  std::string object;
+  Handle file;
+  bool csr = false;
+  Index n = 0;
+  Handle dense;    ///< the 2-D dataset
+  Handle group;    ///< the CSR group
+  Handle data;     ///< CSR values
+  Handle indices;  ///< CSR column indices
+  std::vector<std::int64_t> indptr;
+  std::vector<double> values;         ///< read buffer
+  std::vector<std::int64_t> columns;  ///< read buffer
+
+  Impl(const std::string& path, std::string name)
+      : site(path, /*reading=*/true), object(std::move(name)) {}
+
+  void open() {
+    file = open_for_reading(site);
+    if (!has_link(site, file.get(), object)) {
+      site.fail("missing " + object + ": the file has no dataset or group named " + object);
+    }
+    Handle node =
+        site.own(H5Oopen(file.get(), object.c_str(), H5P_DEFAULT), H5Oclose, "H5Oopen", object);
+    switch (H5Iget_type(node.get())) {
+      case H5I_DATASET:
+        dense = std::move(node);
+        open_dense();
+        return;
+      case H5I_GROUP:
+        group = std::move(node);
+        csr = true;
+        open_csr();
+        return;
+      default:
+        site.fail(object + " is neither a dataset nor a group");
+    }
+  }
+
+  void set_order(std::int64_t rows, std::int64_t cols, const std::string& what) {
+    if (rows != cols) site.fail(fmt::format("not square: {} is {}x{}", what, rows, cols));
+    if (rows < 0 || rows > std::numeric_limits<Index>::max()) {
+      site.fail(fmt::format("{} has an unsupported order {}", what, rows));
+    }
+    n = static_cast<Index>(rows);
+  }
+
+  void open_dense() {
+    const std::vector<hsize_t> dims = extent(site, dense.get(), 2, "dataset " + object);
+    const Handle type = site.own(H5Dget_type(dense.get()), H5Tclose, "H5Dget_type", object);
+    require_numeric(site, type.get(), /*allow_float=*/true, "dataset " + object);
+    if (dims[0] > static_cast<hsize_t>(std::numeric_limits<Index>::max()) || dims[0] != dims[1]) {
+      site.fail(fmt::format("not square: dataset {} is {}x{}", object, dims[0], dims[1]));
+    }
+    set_order(static_cast<std::int64_t>(dims[0]), static_cast<std::int64_t>(dims[1]),
+              "dataset " + object);
+  }
+
+  Handle open_member(const char* name) {
+    const std::string what = "CSR group " + object;
+    if (!has_link(site, group.get(), name)) site.fail(what + " has no dataset '" + name + "'");
+    return site.own(H5Dopen2(group.get(), name, H5P_DEFAULT), H5Dclose, "H5Dopen2",
+                    object + "/" + name);
+  }
+
+  void open_csr() {
+    const std::string what = "CSR group " + object;
+    // Shape: two integers, n x n.
+    const htri_t has_shape = H5Aexists(group.get(), "shape");
+    if (has_shape < 0) site.call_failed("H5Aexists", object + " attribute shape");
+    if (has_shape == 0) site.fail(what + " has no attribute 'shape'");
+    {
+      const std::string attr_name = object + " attribute shape";
+      const Handle attr =
+          site.own(H5Aopen(group.get(), "shape", H5P_DEFAULT), H5Aclose, "H5Aopen", attr_name);
+      const Handle space = site.own(H5Aget_space(attr.get()), H5Sclose, "H5Aget_space", attr_name);
+      const hssize_t points = H5Sget_simple_extent_npoints(space.get());
+      if (points < 0) site.call_failed("H5Sget_simple_extent_npoints", attr_name);
+      const Handle type = site.own(H5Aget_type(attr.get()), H5Tclose, "H5Aget_type", attr_name);
+      require_numeric(site, type.get(), /*allow_float=*/false, attr_name);
+      if (points != 2) site.fail(fmt::format("{} has {} values, expected 2", attr_name, points));
+      std::int64_t shape[2] = {0, 0};
+      site.check(H5Aread(attr.get(), H5T_NATIVE_INT64, shape), "H5Aread", attr_name);
+      set_order(shape[0], shape[1], what + " (attribute shape)");
+    }
+    const htri_t has_encoding = H5Aexists(group.get(), "encoding-type");
+    if (has_encoding < 0) site.call_failed("H5Aexists", object + " attribute encoding-type");
+    if (has_encoding > 0) {
+      const std::string encoding =
+          read_string_attribute(site, group.get(), "encoding-type", object);
+      if (encoding != "csr_matrix") {
+        site.fail(what + " has encoding-type '" + encoding + "', only csr_matrix is supported");
+      }
+    }
+
+    data = open_member("data");
+    indices = open_member("indices");
+    const Handle indptr_set = open_member("indptr");
+    const std::string data_name = object + "/data";
+    const std::string indices_name = object + "/indices";
+    const std::string indptr_name = object + "/indptr";
+    const hsize_t data_length = extent(site, data.get(), 1, data_name)[0];
+    const hsize_t indices_length = extent(site, indices.get(), 1, indices_name)[0];
+    const hsize_t indptr_length = extent(site, indptr_set.get(), 1, indptr_name)[0];
+    {
+      const Handle type = site.own(H5Dget_type(data.get()), H5Tclose, "H5Dget_type", data_name);
+      require_numeric(site, type.get(), /*allow_float=*/true, data_name);
+    }
+    {
+      const Handle type =
+          site.own(H5Dget_type(indices.get()), H5Tclose, "H5Dget_type", indices_name);
+      require_numeric(site, type.get(), /*allow_float=*/false, indices_name);
+    }
+    {
+      const Handle type =
+          site.own(H5Dget_type(indptr_set.get()), H5Tclose, "H5Dget_type", indptr_name);
+      require_numeric(site, type.get(), /*allow_float=*/false, indptr_name);
+    }
+    if (indptr_length != static_cast<hsize_t>(n) + 1) {
+      site.fail(fmt::format("{} has {} entries, expected n + 1 = {}", indptr_name, indptr_length,
+                            static_cast<std::int64_t>(n) + 1));
+    }
+    if (data_length != indices_length) {
+      site.fail(fmt::format("{} has {} entries but {} has {}", data_name, data_length, indices_name,
+                            indices_length));
+    }
+    indptr.resize(static_cast<std::size_t>(indptr_length));
+    site.check(
+        H5Dread(indptr_set.get(), H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, indptr.data()),
+        "H5Dread", indptr_name);
+    if (indptr[0] != 0) site.fail(fmt::format("{}[0] is {}, expected 0", indptr_name, indptr[0]));
+    for (std::size_t r = 0; r + 1 < indptr.size(); ++r) {
+      if (indptr[r + 1] < indptr[r]) {
+        site.fail(fmt::format("{} is not monotone: indptr[{}] = {} > indptr[{}] = {}", indptr_name,
+                              r, indptr[r], r + 1, indptr[r + 1]));
+      }
+    }
+    if (indptr.back() != static_cast<std::int64_t>(data_length)) {
+      site.fail(fmt::format("{} ends at {} but {} has {} entries", indptr_name, indptr.back(),
+                            data_name, data_length));
+    }
+  }
+
+  [[noreturn]] void bad_value(std::int64_t row, std::int64_t col, double value) const {
+    const char* why = std::isnan(value)   ? "is NaN"
+                      : std::isinf(value) ? "is infinite (NaN/inf not allowed)"
+                                          : "is negative";
+    site.fail(fmt::format("{}: entry at row {}, column {} (0-based) {} ({})", object, row, col, why,
+                          value));
+  }
+
+  void read_dense(Index first_row, Index row_count, kernels::Csr& rows) {
+    const auto order = static_cast<hsize_t>(n);
+    hsize_t block =
+        std::clamp<hsize_t>(kBlockValues / std::max<hsize_t>(order, 1), 1, kMaxBlockRows);
+    values.resize(static_cast<std::size_t>(block * order));
+    const auto end = static_cast<hsize_t>(first_row) + static_cast<hsize_t>(row_count);
+    for (auto r = static_cast<hsize_t>(first_row); r < end; r += block) {
+      const hsize_t count[2] = {std::min(block, end - r), order};
+      const hsize_t start[2] = {r, 0};
+      const Handle file_space =
+          site.own(H5Dget_space(dense.get()), H5Sclose, "H5Dget_space", object);
+      site.check(
+          H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr),
+          "H5Sselect_hyperslab", object);
+      const Handle memory_space =
+          site.own(H5Screate_simple(2, count, nullptr), H5Sclose, "H5Screate_simple");
+      site.check(H5Dread(dense.get(), H5T_NATIVE_DOUBLE, memory_space.get(), file_space.get(),
+                         H5P_DEFAULT, values.data()),
+                 "H5Dread", object);
+      for (hsize_t i = 0; i < count[0]; ++i) {
+        const auto row = static_cast<Index>(r + i);
+        const double* line = values.data() + i * order;
+        for (Index c = 0; c < n; ++c) {
+          const double v = line[c];
+          if (v == 0.0) continue;
+          if (!(v > 0.0) || !std::isfinite(v)) bad_value(row, c, v);
+          if (c == row) continue;
+          rows.targets.push_back(c);
+          rows.weights.push_back(v);
+        }
+        rows.offsets.push_back(static_cast<Offset>(rows.targets.size()));
+      }
+    }
+  }
+
+  void read_csr(Index first_row, Index row_count, kernels::Csr& rows) {
+    const std::size_t end =
+        static_cast<std::size_t>(first_row) + static_cast<std::size_t>(row_count);
+    std::size_t r = static_cast<std::size_t>(first_row);
+    while (r < end) {
+      // Rows [r, r_end) whose entries fit one chunk (a single longer row is read alone).
+      std::size_t r_end = r + 1;
+      while (r_end < end && static_cast<hsize_t>(indptr[r_end + 1] - indptr[r]) <= kBlockValues)
+        ++r_end;
+      const auto first = static_cast<hsize_t>(indptr[r]);
+      const auto count = static_cast<hsize_t>(indptr[r_end] - indptr[r]);
+      values.resize(static_cast<std::size_t>(count));
+      columns.resize(static_cast<std::size_t>(count));
+      read_1d(site, data.get(), H5T_NATIVE_DOUBLE, first, count, values.data(), object + "/data");
+      read_1d(site, indices.get(), H5T_NATIVE_INT64, first, count, columns.data(),
+              object + "/indices");
+      for (; r < r_end; ++r) {
+        const std::size_t start = rows.targets.size();
+        for (auto e = static_cast<std::size_t>(indptr[r]);
+             e < static_cast<std::size_t>(indptr[r + 1]); ++e) {
+          const std::size_t k = e - static_cast<std::size_t>(first);
+          const std::int64_t c = columns[k];
+          const double v = values[k];
+          if (c < 0 || c >= n) {
+            site.fail(fmt::format("{}/indices[{}] = {} is out of range [0, {}) (row {})", object, e,
+                                  c, n, r));
+          }
+          if (v == 0.0) continue;
+          if (!(v > 0.0) || !std::isfinite(v)) bad_value(static_cast<std::int64_t>(r), c, v);
+          if (c == static_cast<std::int64_t>(r)) continue;
+          rows.targets.push_back(static_cast<Index>(c));
+          rows.weights.push_back(v);
+        }
+        canonicalize_row(rows, start);
+        rows.offsets.push_back(static_cast<Offset>(rows.targets.size()));
+      }
+    }
+  }
+};
+
+Hdf5MatrixReader::Hdf5MatrixReader(const std::string& path, const std::string& object)
+    : impl_(std::make_unique<Impl>(path, object)) {
+  const QuietErrors quiet;
+  impl_->open();
+}
+
+Hdf5MatrixReader::~Hdf5MatrixReader() = default;
+Hdf5MatrixReader::Hdf5MatrixReader(Hdf5MatrixReader&&) noexcept = default;
+Hdf5MatrixReader& Hdf5MatrixReader::operator=(Hdf5MatrixReader&&) noexcept = default;
+
+Index Hdf5MatrixReader::size() const {
+  return impl_->n;
+}
+
+void Hdf5MatrixReader::read_rows(Index first_row, Index row_count, kernels::Csr& rows) {
+  if (first_row < 0 || row_count < 0 ||
+      static_cast<std::int64_t>(first_row) + row_count > impl_->n) {
+    throw std::out_of_range(
+        fmt::format("Hdf5MatrixReader::read_rows: rows [{}, {}+{}) outside [0, {})", first_row,
+                    first_row, row_count, impl_->n));
+  }
+  const QuietErrors quiet;
+  if (impl_->csr) {
+    impl_->read_csr(first_row, row_count, rows);
+  } else {
+    impl_->read_dense(first_row, row_count, rows);
+  }
+}
+
+bool hdf5_has_object(const std::string& path, const std::string& object) {
+  const QuietErrors quiet;
+  const Site site(path, /*reading=*/true);
+  const Handle file = open_for_reading(site);
+  return has_link(site, file.get(), object);
+}
+
+kernels::Csr read_hdf5_matrix_rows(const std::string& path, const std::string& object) {
+  Hdf5MatrixReader reader(path, object);
+  kernels::Csr rows;
+  rows.n = reader.size();
+  rows.offsets.reserve(static_cast<std::size_t>(rows.n) + 1);
+  reader.read_rows(/*first_row=*/0, reader.size(), rows);
+  return rows;
+}
+
+void write_matrix_hdf5_csr(const std::string& path, const kernels::CsrView& matrix,
+                           const std::string& object, Hdf5WriteMode mode) {
+  if (matrix.n < 0 || matrix.offsets.size() != static_cast<std::size_t>(matrix.n) + 1 ||
+      matrix.offsets[0] != 0 ||
+      matrix.offsets.back() != static_cast<Offset>(matrix.targets.size()) ||
+      matrix.targets.size() != matrix.weights.size()) {
+    throw std::invalid_argument("write_matrix_hdf5_csr: the arrays do not form a CSR of " +
+                                std::to_string(matrix.n) + " rows");
+  }
+  const QuietErrors quiet;
+  const Site site(path, /*reading=*/false);
+  Handle file = open_for_writing(site, mode);
+  {
+    const Handle link_plist = make_link_plist(site);
+    const Handle group =
+        site.own(H5Gcreate2(file.get(), object.c_str(), link_plist.get(), H5P_DEFAULT, H5P_DEFAULT),
+                 H5Gclose, "H5Gcreate2", object);
+    write_1d(site, group.get(), "data", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, matrix.weights.data(),
+             matrix.weights.size());
+    write_1d(site, group.get(), "indices", H5T_STD_I64LE, H5T_NATIVE_INT32, matrix.targets.data(),
+             matrix.targets.size());
+    write_1d(site, group.get(), "indptr", H5T_STD_I64LE, H5T_NATIVE_INT64, matrix.offsets.data(),
+             matrix.offsets.size());
+    const hsize_t two = 2;
+    const Handle space =
+        site.own(H5Screate_simple(1, &two, nullptr), H5Sclose, "H5Screate_simple", "shape");
+    const Handle shape = site.own(
+        H5Acreate2(group.get(), "shape", H5T_STD_I64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+        H5Aclose, "H5Acreate2", "shape");
+    const std::int64_t order[2] = {matrix.n, matrix.n};
+    site.check(H5Awrite(shape.get(), H5T_NATIVE_INT64, order), "H5Awrite", "shape");
+    write_string_attribute(site, group.get(), "encoding-type", "csr_matrix");
+    write_string_attribute(site, group.get(), "encoding-version", "0.1.0");
+  }
+  close_written(site, file);
+}
+
+void write_matrix_hdf5_dense(const std::string& path, Index n, const DenseRowProducer& produce_row,
+                             const std::string& object, Hdf5WriteMode mode) {
+  if (n < 0) throw std::invalid_argument("write_matrix_hdf5_dense: negative order");
+  const QuietErrors quiet;
+  const Site site(path, /*reading=*/false);
+  Handle file = open_for_writing(site, mode);
+  {
+    const auto order = static_cast<hsize_t>(n);
+    const hsize_t dims[2] = {order, order};
+    const Handle space =
+        site.own(H5Screate_simple(2, dims, nullptr), H5Sclose, "H5Screate_simple", object);
+    // Chunks of whole rows, ~512 KiB; blocks written are whole numbers of chunks.
+    const hsize_t chunk_rows = std::clamp<hsize_t>(kChunkValues / std::max<hsize_t>(order, 1), 1,
+                                                   std::max<hsize_t>(order, 1));
+    Handle plist;
+    if (n > 0) {
+      const hsize_t chunk[2] = {chunk_rows, order};
+      plist = make_chunked_plist(site, 2, chunk);
+    }
+    const Handle link_plist = make_link_plist(site);
+    const Handle dataset =
+        site.own(H5Dcreate2(file.get(), object.c_str(), H5T_IEEE_F64LE, space.get(),
+                            link_plist.get(), n > 0 ? plist.get() : H5P_DEFAULT, H5P_DEFAULT),
+                 H5Dclose, "H5Dcreate2", object);
+    hsize_t block =
+        std::clamp<hsize_t>(kBlockValues / std::max<hsize_t>(order, 1), 1, kMaxBlockRows);
+    block = std::max(chunk_rows, block / chunk_rows * chunk_rows);
+    std::vector<double> buffer;
+    for (hsize_t r = 0; r < order; r += block) {
+      const hsize_t count[2] = {std::min(block, order - r), order};
+      const hsize_t start[2] = {r, 0};
+      buffer.assign(static_cast<std::size_t>(count[0] * order), 0.0);
+      for (hsize_t i = 0; i < count[0]; ++i) {
+        produce_row(static_cast<Index>(r + i),
+                    std::span<double>(buffer).subspan(static_cast<std::size_t>(i * order),
+                                                      static_cast<std::size_t>(order)));
+      }
+      const Handle file_space =
+          site.own(H5Dget_space(dataset.get()), H5Sclose, "H5Dget_space", object);
+      site.check(
+          H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr),
+          "H5Sselect_hyperslab", object);
+      const Handle memory_space =
+          site.own(H5Screate_simple(2, count, nullptr), H5Sclose, "H5Screate_simple");
+      site.check(H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, memory_space.get(), file_space.get(),
+                          H5P_DEFAULT, buffer.data()),
+                 "H5Dwrite", object);
+    }
+  }
+  close_written(site, file);
+}
+
+void write_matrix_hdf5_dense(const std::string& path, Index n, std::span<const double> values,
+                             const std::string& object, Hdf5WriteMode mode) {
+  const auto order = static_cast<std::size_t>(std::max<Index>(n, 0));
+  if (n < 0 || values.size() != order * order) {
+    throw std::invalid_argument(
+        "write_matrix_hdf5_dense: expected n * n = " + std::to_string(order * order) +
+        " values, got " + std::to_string(values.size()));
+  }
+  write_matrix_hdf5_dense(
+      path, n,
+      [&](Index row, std::span<double> out) {
+        const auto first =
+            values.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(row) * order);
+        std::copy(first, first + static_cast<std::ptrdiff_t>(order), out.begin());
+      },
+      object, mode);
+}
+
+}  // namespace treematch::io

@@ -5,7 +5,7 @@
 
 #include "src/comm_graph.h"
 
-namespace tm::io {
+namespace treematch::io {
 
 /// Which quantity to map on when the input carries both bytes and message counts.
 enum class Metric { kSize, kMsg, kAvg };
@@ -23,4 +23,4 @@ Metric parse_metric(const std::string& text);
 /// Throws InputError("<path>", "<what is wrong>") for every malformed input.
 CommGraph read_matrix(const std::string& path, Metric metric = Metric::kSize);
 
-}  // namespace tm::io
+}  // namespace treematch::io

@@ -1,1 +1,254 @@
-// (being written)
+// Streams text matrix files (TreeMatch dense .mat, MapLib CSV) into directed sparse rows.
+#include "io/matrix_text_reader.h"
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <system_error>
+
+#include "io/input_error.h"
+
+namespace treematch::io {
+namespace {
+
+using kernels::Index;
+using kernels::Offset;
+
+constexpr std::size_t kInitialBuffer = std::size_t{4} << 20;
+
+bool is_blank_char(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+bool is_blank(std::string_view line) {
+  for (const char c : line) {
+    if (!is_blank_char(c)) return false;
+  }
+  return true;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && is_blank_char(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_blank_char(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+/// A token as it may appear in a one-line message: printable, at most 32 characters.
+std::string quote(std::string_view token) {
+  std::string out = "'";
+  for (std::size_t i = 0; i < token.size() && i < 32; ++i) {
+    const auto c = static_cast<unsigned char>(token[i]);
+    out += (c >= 0x20 && c < 0x7f) ? static_cast<char>(c) : '?';
+  }
+  if (token.size() > 32) out += "...";
+  return out + "'";
+}
+
+/// Outcome of parsing one number with std::from_chars.
+enum class Parse { kOk, kNotNumber, kOutOfRange };
+
+Parse parse_number(std::string_view token, double& value) {
+  const char* first = token.data();
+  const char* last = first + token.size();
+  // from_chars rejects a leading '+', which some writers emit.
+  if (token.size() > 1 && token[0] == '+' && token[1] != '+' && token[1] != '-') ++first;
+  const auto [ptr, ec] = std::from_chars(first, last, value);
+  if (ec == std::errc::result_out_of_range) return Parse::kOutOfRange;
+  if (ec != std::errc() || ptr != last) return Parse::kNotNumber;
+  return Parse::kOk;
+}
+
+/// True when no comma-separated field of `line` is a number (a CSV header line).
+bool is_csv_header(std::string_view line) {
+  while (true) {
+    const std::size_t comma = line.find(',');
+    double value = 0.0;
+    if (parse_number(trim(line.substr(0, comma)), value) != Parse::kNotNumber) return false;
+    if (comma == std::string_view::npos) return true;
+    line.remove_prefix(comma + 1);
+  }
+}
+
+/// Parses the rows of one dense text matrix into directed CSR rows.
+class DenseRowParser {
+ public:
+  DenseRowParser(const std::string& path, TextSeparator separator)
+      : path_(path), separator_(separator) {}
+
+  /// Parses one non-blank line as matrix row `row_`; returns how many values it held.
+  std::int64_t parse_line(std::string_view line, std::int64_t line_number) {
+    line_number_ = line_number;
+    column_ = 0;
+    if (separator_ == TextSeparator::kWhitespace) {
+      const char* p = line.data();
+      const char* const end = p + line.size();
+      while (true) {
+        while (p != end && is_blank_char(*p)) ++p;
+        // Dense communication matrices are mostly zeros: skip "0 0 0 0 " eight bytes at a time.
+        while (end - p >= 8 && std::memcmp(p, "0 0 0 0 ", 8) == 0) {
+          p += 8;
+          column_ += 4;
+        }
+        if (p == end) break;
+        const char* const token = p;
+        while (p != end && !is_blank_char(*p)) ++p;
+        take(std::string_view(token, static_cast<std::size_t>(p - token)));
+      }
+    } else {
+      while (true) {
+        const std::size_t comma = line.find(',');
+        const std::string_view field = trim(line.substr(0, comma));
+        if (field.empty()) fail("empty field");
+        take(field);
+        if (comma == std::string_view::npos) break;
+        line.remove_prefix(comma + 1);
+      }
+    }
+    ++row_;
+    rows_.offsets.push_back(static_cast<Offset>(rows_.targets.size()));
+    return column_;
+  }
+
+  [[nodiscard]] std::int64_t rows() const { return row_; }
+  kernels::Csr release(Index n) {
+    rows_.n = n;
+    return std::move(rows_);
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& what) const {
+    throw InputError(path_, "line " + std::to_string(line_number_) + ", column " +
+                                std::to_string(column_ + 1) + ": " + what);
+  }
+
+  void take(std::string_view token) {
+    // Most entries of a dense communication matrix are zero: skip them before from_chars.
+    if (token.size() == 1 && token[0] == '0') {
+      ++column_;
+      return;
+    }
+    double value = 0.0;
+    switch (parse_number(token, value)) {
+      case Parse::kOk:
+        break;
+      case Parse::kNotNumber:
+        fail(quote(token) + " is not a number (non-numeric value)");
+      case Parse::kOutOfRange:
+        fail(quote(token) + " is out of the range of a double");
+    }
+    if (!std::isfinite(value))
+      fail(quote(token) + " is not finite (NaN or inf entries are not allowed)");
+    if (value < 0.0) fail("negative entry " + quote(token) + " (volumes must be >= 0)");
+    if (value > 0.0 && column_ != row_) {
+      if (column_ > std::numeric_limits<Index>::max()) fail("too many columns");
+      rows_.targets.push_back(static_cast<Index>(column_));
+      rows_.weights.push_back(value);
+    }
+    ++column_;
+  }
+
+  const std::string& path_;
+  TextSeparator separator_;
+  kernels::Csr rows_;
+  std::int64_t row_ = 0;
+  std::int64_t column_ = 0;
+  std::int64_t line_number_ = 0;
+};
+
+}  // namespace
+
+TextLines::TextLines(const std::string& path) : path_(path), file_(std::fopen(path.c_str(), "rb")) {
+  if (!file_) throw InputError(path, std::string("cannot open: ") + std::strerror(errno));
+  buffer_.resize(kInitialBuffer);
+}
+
+bool TextLines::next(std::string_view& line) {
+  std::size_t scan = begin_;  // bytes before `scan` hold no '\n'
+  while (true) {
+    if (scan < end_) {
+      const void* newline = std::memchr(buffer_.data() + scan, '\n', end_ - scan);
+      if (newline != nullptr) {
+        const auto pos =
+            static_cast<std::size_t>(static_cast<const char*>(newline) - buffer_.data());
+        line = std::string_view(buffer_.data() + begin_, pos - begin_);
+        begin_ = pos + 1;
+        break;
+      }
+      scan = end_;
+    }
+    if (eof_) {
+      if (begin_ == end_) return false;
+      line = std::string_view(buffer_.data() + begin_, end_ - begin_);
+      begin_ = end_;
+      break;
+    }
+    // Keep the partial line, move it to the front and grow only if it fills the buffer.
+    if (begin_ > 0) {
+      std::memmove(buffer_.data(), buffer_.data() + begin_, end_ - begin_);
+      end_ -= begin_;
+      scan -= begin_;
+      begin_ = 0;
+    }
+    if (end_ == buffer_.size()) buffer_.resize(buffer_.size() * 2);
+    const std::size_t got =
+        std::fread(buffer_.data() + end_, 1, buffer_.size() - end_, file_.get());
+    end_ += got;
+    if (got == 0) {
+      if (std::ferror(file_.get()) != 0) {
+        throw InputError(path_, std::string("read error: ") + std::strerror(errno));
+      }
+      eof_ = true;
+    }
+  }
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  ++line_number_;
+  return true;
+}
+
+kernels::Csr read_dense_text_rows(const std::string& path, TextSeparator separator) {
+  TextLines lines(path);
+  DenseRowParser parser(path, separator);
+  std::int64_t width = -1;  // values per row, fixed by the first row
+  bool first = true;
+  std::string_view line;
+  while (lines.next(line)) {
+    if (lines.line_number() == 1 && line.substr(0, 3) == "\xEF\xBB\xBF")
+      line.remove_prefix(3);  // UTF-8 BOM
+    if (is_blank(line)) continue;
+    if (first && separator == TextSeparator::kComma && is_csv_header(line)) {
+      first = false;
+      continue;
+    }
+    first = false;
+    const std::int64_t row = parser.rows() + 1;
+    if (width >= 0 && row > width) {
+      throw InputError(path, "not square: more than " + std::to_string(width) + " rows of " +
+                                 std::to_string(width) + " values (line " +
+                                 std::to_string(lines.line_number()) + ")");
+    }
+    const std::int64_t count = parser.parse_line(line, lines.line_number());
+    if (width < 0) {
+      if (count > std::numeric_limits<Index>::max()) {
+        throw InputError(path, "line " + std::to_string(lines.line_number()) + ": " +
+                                   std::to_string(count) + " values per row is too many");
+      }
+      width = count;
+    } else if (count != width) {
+      throw InputError(path, "ragged rows: row " + std::to_string(row) + " (line " +
+                                 std::to_string(lines.line_number()) + ") has " +
+                                 std::to_string(count) + " values, expected " +
+                                 std::to_string(width));
+    }
+  }
+  if (parser.rows() == 0) throw InputError(path, "empty file: no matrix rows");
+  if (parser.rows() != width) {
+    throw InputError(path, "not square: " + std::to_string(parser.rows()) + " rows of " +
+                               std::to_string(width) + " values");
+  }
+  return parser.release(static_cast<Index>(width));
+}
+
+}  // namespace treematch::io

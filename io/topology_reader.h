@@ -1,11 +1,13 @@
-// Builds the Topology model from a user's --topology SPEC (hwloc XML, tleaf, synthetic, or this host).
+// Builds the Topology model from a user's --topology SPEC (hwloc XML, tleaf, synthetic, or this
+// host).
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "src/topology.h"
 
-namespace tm::io {
+namespace treematch::io {
 
 /// SPEC is: a path to an hwloc XML file (*.xml); a Scotch/TreeMatch tleaf file (*.tgt, *.scotch or
 /// any file whose first word is "tleaf"); an inline "tleaf n a0 c0 ... a(n-1) c(n-1)" (root first);
@@ -15,4 +17,15 @@ namespace tm::io {
 /// differing arities.
 Topology read_topology(const std::string& spec);
 
-}  // namespace tm::io
+/// A topology and the leaves a job may use, as a Scotch "sub" architecture gives them.
+struct ConstrainedTopology {
+  Topology topology;
+  std::vector<Index> allowed;  ///< sorted, distinct logical leaf ids; empty = every leaf
+};
+
+/// As read_topology, and also accepts a Scotch sub-architecture file or inline text
+/// ("sub\n<count> <leaf ids...>\ntleaf ..."), whose leaf ids become `allowed`. For every other
+/// kind of SPEC `allowed` is empty.
+ConstrainedTopology read_topology_with_constraints(const std::string& spec);
+
+}  // namespace treematch::io

@@ -6,7 +6,7 @@
 
 #include "kernels/types.h"
 
-namespace tm {
+namespace treematch {
 
 using kernels::Index;
 using kernels::Offset;
@@ -56,4 +56,4 @@ class CommGraph {
   std::vector<Weight> weights_;
 };
 
-}  // namespace tm
+}  // namespace treematch

@@ -9,6 +9,18 @@ Context default_context() {
   return Context{};
 }
 
+std::string to_string(AritySplit split) {
+  switch (split) {
+    case AritySplit::kTable2:
+      return "table2";
+    case AritySplit::kNever:
+      return "never";
+    case AritySplit::kBest:
+      return "best";
+  }
+  return "?";
+}
+
 std::string describe(const Context& ctx) {
   std::ostringstream out;
   out << "grouping.exhaustive_limit = " << ctx.grouping.exhaustive_limit << '\n'
@@ -18,7 +30,7 @@ std::string describe(const Context& ctx) {
       << "grouping.weighted_degree_first = " << ctx.grouping.weighted_degree_first << '\n'
       << "grouping.weighted_degree_budget = " << ctx.grouping.weighted_degree_budget << '\n'
       << "grouping.largest_index_budget = " << ctx.grouping.largest_index_budget << '\n'
-      << "tree.split_arities = " << ctx.tree.split_arities << '\n'
+      << "tree.split = " << to_string(ctx.tree.split) << '\n'
       << "placement.oversubscribe = " << ctx.placement.oversubscribe << '\n'
       << "placement.allowed_leaves = " << ctx.placement.allowed_leaves.size() << " leaves"
       << (ctx.placement.allowed_leaves.empty() ? " (all)" : "") << '\n'

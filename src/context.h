@@ -29,9 +29,15 @@ struct GroupingContext {
   std::int64_t largest_index_budget = 200000;
 };
 
-/// Shape of the tree TreeMatch walks (Table 2 of the seed paper).
+/// Which arities TreeMatch walks (Table 2 of the seed paper).
+enum class AritySplit {
+  kTable2,  ///< split a level of arity k into k/d then d exactly when C(p,k) > d C(p,k/d)
+  kNever,   ///< walk the tree's own arities
+  kBest,    ///< walk both and keep the cheaper mapping (ties: Table 2)
+};
+
 struct TreeContext {
-  bool split_arities = true;  ///< split a level of arity k into k/d and d when it pays
+  AritySplit split = AritySplit::kBest;
 };
 
 /// Where processes may go.
@@ -51,6 +57,8 @@ struct Context {
   BaselineContext baselines;
   int threads = 0;  ///< 0 = all hardware threads
 };
+
+std::string to_string(AritySplit split);
 
 /// The default preset.
 Context default_context();

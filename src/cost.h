@@ -1,26 +1,48 @@
 // Costs of a mapping on a topology: hop-bytes and the link-cost-weighted cost.
 #pragma once
 
+#include <vector>
+
 #include "src/comm_graph.h"
 #include "src/mapping.h"
 #include "src/topology.h"
 
-namespace tm {
+namespace treematch {
 
 struct MappingCost {
   double hop_bytes = 0.0;  ///< sum over i != j of C[i][j] x tree edges between their leaves
   double weighted = 0.0;   ///< sum over i != j of C[i][j] x sum of link costs on that path
 };
 
-/// Cost of `mapping` (one leaf per rank, logical indexes) for the input matrix behind `graph`.
+/// Ranks per block of the fixed decomposition every cost reduction uses: rows are summed in order
+/// inside a block, then the block sums in block order, so the result never depends on the number of
+/// threads and the parallel and sequential versions agree bit for bit.
+inline constexpr Index kCostBlockRanks = 512;
+
+/// Cost of `mapping` (one leaf per rank, logical indexes) for the input matrix behind `graph`:
+/// the sum over every stored entry (i, j) of S_ij x dist(leaf_i, leaf_j), times graph.cost_scale(),
+/// so a symmetrised input is charged as the matrix the user gave. hop_bytes uses
+/// topology.hops(), weighted uses topology.weighted_distance().
+/// The leaves are those of `topology`: when ranks share cores, pass the oversubscribed topology
+/// (Topology::with_oversubscription) and its leaf indexes. Two ranks on the same leaf of `topology`
+/// are at distance 0.
 /// Parallel over ranks with a fixed-order reduction, so the result does not depend on threads.
+/// Throws std::invalid_argument if the mapping does not have graph.size() ranks or names a leaf
+/// outside [0, topology.leaf_count()).
 MappingCost evaluate_cost(const CommGraph& graph, const Topology& topology, const Mapping& mapping);
 
-/// Sequential reference twin of evaluate_cost.
-MappingCost evaluate_cost_seq(const CommGraph& graph, const Topology& topology, const Mapping& mapping);
+/// Sequential reference twin of evaluate_cost (same block decomposition: bit-identical results).
+MappingCost evaluate_cost_seq(const CommGraph& graph, const Topology& topology,
+                              const Mapping& mapping);
 
 /// Volume crossing each tree level: result[h] = sum over i != j of C[i][j] whose lowest common
-/// ancestor is h levels above the leaves (h = 0: same leaf).
-std::vector<double> traffic_by_height(const CommGraph& graph, const Topology& topology, const Mapping& mapping);
+/// ancestor is h levels above the leaves (h = 0: same leaf); depth() + 1 entries summing to
+/// graph.total_volume(). Same conventions, checks and fixed-order reduction as evaluate_cost.
+std::vector<double> traffic_by_height(const CommGraph& graph, const Topology& topology,
+                                      const Mapping& mapping);
 
-}  // namespace tm
+/// Sequential reference twin of traffic_by_height (bit-identical results).
+std::vector<double> traffic_by_height_seq(const CommGraph& graph, const Topology& topology,
+                                          const Mapping& mapping);
+
+}  // namespace treematch

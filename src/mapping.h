@@ -5,7 +5,7 @@
 
 #include "kernels/types.h"
 
-namespace tm {
+namespace treematch {
 
 /// leaf_of_rank[i] = logical leaf index of rank i. With oversubscription several ranks may share a
 /// leaf; otherwise it is one-to-one.
@@ -13,4 +13,4 @@ struct Mapping {
   std::vector<kernels::Index> leaf_of_rank;
 };
 
-}  // namespace tm
+}  // namespace treematch

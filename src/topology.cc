@@ -1,1 +1,210 @@
-// (being written)
+// The balanced machine tree: validation, per-depth tables and distances between leaves.
+#include "src/topology.h"
+
+#include <algorithm>
+#include <array>
+#include <cassert>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace treematch {
+
+namespace {
+
+// The inverse OS table is dense when its size stays within this bound.
+std::size_t dense_os_table_limit(Index leaves) {
+  return std::max<std::size_t>(std::size_t{4} * static_cast<std::size_t>(leaves),
+                               std::size_t{1} << 16);
+}
+
+std::string format_cost(double cost) {
+  std::array<char, 64> buffer{};
+  const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), cost);
+  return std::string(buffer.data(), result.ptr);
+}
+
+}  // namespace
+
+Topology::Topology(std::vector<TreeLevel> levels, std::vector<Index> leaf_os_index,
+                   int machine_level) {
+  if (machine_level < 0 || machine_level > static_cast<int>(levels.size())) {
+    throw std::invalid_argument("topology: machine level " + std::to_string(machine_level) +
+                                " is outside [0, " + std::to_string(levels.size()) + "]");
+  }
+  std::int64_t leaves = 1;
+  for (std::size_t i = 0; i < levels.size(); ++i) {
+    const TreeLevel& level = levels[i];
+    const std::string where = "topology: level " + std::to_string(i) +
+                              (level.name.empty() ? "" : " ('" + level.name + "')");
+    if (level.arity < 1) {
+      throw std::invalid_argument(where + " has arity " + std::to_string(level.arity) +
+                                  "; every arity must be >= 1");
+    }
+    if (!std::isfinite(level.link_cost) || level.link_cost < 0.0) {
+      throw std::invalid_argument(where + " has link cost " + format_cost(level.link_cost) +
+                                  "; link costs must be finite and >= 0");
+    }
+    leaves *= level.arity;
+    if (leaves > std::numeric_limits<Index>::max()) {
+      throw std::invalid_argument("topology: more than " +
+                                  std::to_string(std::numeric_limits<Index>::max()) + " leaves");
+    }
+  }
+
+  // Drop arity-1 levels; each one dropped above the machine boundary moves the boundary up.
+  machine_level_ = machine_level;
+  levels_.clear();
+  for (std::size_t i = 0; i < levels.size(); ++i) {
+    if (levels[i].arity == 1) {
+      if (static_cast<int>(i) < machine_level) --machine_level_;
+      continue;
+    }
+    levels_.push_back(std::move(levels[i]));
+  }
+  leaf_count_ = static_cast<Index>(leaves);
+
+  const std::size_t d = levels_.size();
+  leaves_below_.assign(d + 1, 1);
+  for (std::size_t i = d; i-- > 0;) leaves_below_[i] = leaves_below_[i + 1] * levels_[i].arity;
+  cumulative_cost_.assign(d + 1, 0.0);
+  for (std::size_t h = 1; h <= d; ++h) {
+    cumulative_cost_[h] = cumulative_cost_[h - 1] + levels_[d - h].link_cost;
+  }
+
+  const auto count = static_cast<std::size_t>(leaf_count_);
+  if (leaf_os_index.empty()) {
+    leaf_os_.resize(count);
+    for (std::size_t leaf = 0; leaf < count; ++leaf) leaf_os_[leaf] = static_cast<Index>(leaf);
+  } else {
+    if (leaf_os_index.size() != count) {
+      throw std::invalid_argument("topology: " + std::to_string(leaf_os_index.size()) +
+                                  " leaf OS indexes given for " + std::to_string(count) +
+                                  " leaves");
+    }
+    leaf_os_ = std::move(leaf_os_index);
+  }
+  Index largest = 0;
+  for (const Index os : leaf_os_) {
+    if (os < 0) {
+      throw std::invalid_argument("topology: negative leaf OS index " + std::to_string(os));
+    }
+    largest = std::max(largest, os);
+  }
+  const auto duplicate = [](Index os, Index first, std::size_t second) {
+    return std::invalid_argument("topology: leaves " + std::to_string(first) + " and " +
+                                 std::to_string(second) + " share OS index " + std::to_string(os));
+  };
+  os_to_leaf_.clear();
+  sparse_os_to_leaf_.clear();
+  if (static_cast<std::size_t>(largest) < dense_os_table_limit(leaf_count_)) {
+    os_to_leaf_.assign(static_cast<std::size_t>(largest) + 1, -1);
+    for (std::size_t leaf = 0; leaf < count; ++leaf) {
+      Index& slot = os_to_leaf_[static_cast<std::size_t>(leaf_os_[leaf])];
+      if (slot != -1) throw duplicate(leaf_os_[leaf], slot, leaf);
+      slot = static_cast<Index>(leaf);
+    }
+  } else {
+    sparse_os_to_leaf_.reserve(count);
+    for (std::size_t leaf = 0; leaf < count; ++leaf) {
+      sparse_os_to_leaf_.emplace_back(leaf_os_[leaf], static_cast<Index>(leaf));
+    }
+    std::sort(sparse_os_to_leaf_.begin(), sparse_os_to_leaf_.end());
+    for (std::size_t i = 1; i < count; ++i) {
+      if (sparse_os_to_leaf_[i].first == sparse_os_to_leaf_[i - 1].first) {
+        throw duplicate(sparse_os_to_leaf_[i].first, sparse_os_to_leaf_[i - 1].second,
+                        static_cast<std::size_t>(sparse_os_to_leaf_[i].second));
+      }
+    }
+  }
+}
+
+Index Topology::leaf_of_os_index(Index os) const {
+  if (!sparse_os_to_leaf_.empty()) {
+    const auto it = std::lower_bound(sparse_os_to_leaf_.begin(), sparse_os_to_leaf_.end(),
+                                     std::pair<Index, Index>{os, -1});
+    return it != sparse_os_to_leaf_.end() && it->first == os ? it->second : -1;
+  }
+  if (os < 0 || static_cast<std::size_t>(os) >= os_to_leaf_.size()) return -1;
+  return os_to_leaf_[static_cast<std::size_t>(os)];
+}
+
+int Topology::common_ancestor_height(Index a, Index b) const {
+  assert(a >= 0 && a < leaf_count_ && b >= 0 && b < leaf_count_);
+  // Two leaves share the ancestor at depth d when they fall in the same block of leaves_below(d).
+  const int d = depth();
+  int h = 0;
+  while (a != b) {
+    ++h;
+    const Index block = leaves_below_[static_cast<std::size_t>(d - h)];
+    if (a / block == b / block) break;
+  }
+  return h;
+}
+
+double Topology::weighted_distance(Index a, Index b) const {
+  // Up h links and down h links, the h lowest ones each way.
+  return 2.0 * cumulative_cost_[static_cast<std::size_t>(common_ancestor_height(a, b))];
+}
+
+Topology Topology::with_machine_size(Index leaves) const {
+  for (int d = 0; d <= depth(); ++d) {
+    if (leaves_below(d) == leaves) {
+      Topology copy = *this;
+      copy.machine_level_ = d;
+      return copy;
+    }
+  }
+  std::string sizes;
+  for (int d = depth(); d >= 0; --d) {
+    if (!sizes.empty()) sizes += ", ";
+    sizes += std::to_string(leaves_below(d));
+  }
+  throw std::invalid_argument("topology " + shape() + ": a machine of " + std::to_string(leaves) +
+                              " leaves does not match a level boundary; valid sizes: " + sizes);
+}
+
+Topology Topology::with_oversubscription(Index arity) const {
+  if (arity < 1) {
+    throw std::invalid_argument("topology: oversubscription factor " + std::to_string(arity) +
+                                " must be >= 1");
+  }
+  if (arity == 1) return *this;
+  if (static_cast<std::int64_t>(leaf_count_) * arity > std::numeric_limits<Index>::max()) {
+    throw std::invalid_argument("topology: " + std::to_string(leaf_count_) + " leaves x " +
+                                std::to_string(arity) + " processes exceeds 2^31 - 1 leaves");
+  }
+  std::vector<TreeLevel> levels = levels_;
+  levels.push_back(TreeLevel{arity, 0.0, "oversubscription"});
+  std::vector<Index> os;
+  os.reserve(static_cast<std::size_t>(leaf_count_) * static_cast<std::size_t>(arity));
+  for (const Index real : leaf_os_) {
+    for (Index k = 0; k < arity; ++k) os.push_back(real * arity + k);
+  }
+  return Topology(std::move(levels), std::move(os), machine_level_);
+}
+
+std::string Topology::to_tleaf() const {
+  std::string text = "tleaf " + std::to_string(levels_.size());
+  for (const TreeLevel& level : levels_) {
+    text += ' ' + std::to_string(level.arity) + ' ' + format_cost(level.link_cost);
+  }
+  return text;
+}
+
+std::string Topology::shape() const {
+  if (levels_.empty()) return "1";
+  std::string text;
+  for (const TreeLevel& level : levels_) {
+    if (!text.empty()) text += 'x';
+    text += std::to_string(level.arity);
+  }
+  return text;
+}
+
+}  // namespace treematch

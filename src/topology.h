@@ -2,11 +2,12 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernels/types.h"
 
-namespace tm {
+namespace treematch {
 
 using kernels::Index;
 
@@ -23,7 +24,10 @@ struct TreeLevel {
 class Topology {
  public:
   Topology() = default;
-  /// Levels of arity 1 are dropped. `leaf_os_index` empty means OS index = logical index.
+  /// Levels of arity 1 are dropped. `leaf_os_index` empty means OS index = logical index; otherwise
+  /// it holds one entry per leaf, distinct and non-negative. Throws std::invalid_argument for an
+  /// arity < 1, a negative or non-finite link cost, a bad `leaf_os_index`, a `machine_level`
+  /// outside [0, levels.size()] or more than 2^31 - 1 leaves.
   /// `machine_level` = how many levels lie above one machine (node): 0 when the whole tree is one
   /// machine, 2 for "group:128 group:16 pack:2 core:4". Counted on the levels as given, before
   /// arity-1 levels are dropped, and adjusted for them.
@@ -32,7 +36,9 @@ class Topology {
   [[nodiscard]] const std::vector<TreeLevel>& levels() const { return levels_; }
   [[nodiscard]] int depth() const { return static_cast<int>(levels_.size()); }
   [[nodiscard]] Index leaf_count() const { return leaf_count_; }
-  [[nodiscard]] Index os_index(Index leaf) const { return leaf_os_[static_cast<std::size_t>(leaf)]; }
+  [[nodiscard]] Index os_index(Index leaf) const {
+    return leaf_os_[static_cast<std::size_t>(leaf)];
+  }
   [[nodiscard]] const std::vector<Index>& leaf_os_indexes() const { return leaf_os_; }
   /// Logical index of the leaf whose OS index is `os`, or -1.
   [[nodiscard]] Index leaf_of_os_index(Index os) const;
@@ -44,32 +50,43 @@ class Topology {
   /// Sum of link costs on the path between two leaves.
   [[nodiscard]] double weighted_distance(Index a, Index b) const;
   /// Leaves below one node at `depth` (0 = the root: all leaves; depth() = a leaf: 1).
-  [[nodiscard]] Index leaves_below(int depth) const { return leaves_below_[static_cast<std::size_t>(depth)]; }
+  [[nodiscard]] Index leaves_below(int depth) const {
+    return leaves_below_[static_cast<std::size_t>(depth)];
+  }
 
   /// Levels above one machine (0 = the whole tree is one machine).
   [[nodiscard]] int machine_level() const { return machine_level_; }
   /// Leaves (cores) per machine.
-  [[nodiscard]] Index leaves_per_machine() const {
-    return leaves_below(machine_level_);
-  }
-  /// A copy whose machines hold `leaves` leaves each (must match a level boundary).
+  [[nodiscard]] Index leaves_per_machine() const { return leaves_below(machine_level_); }
+  /// A copy whose machines hold `leaves` leaves each (must match a level boundary: the depth d with
+  /// leaves_below(d) == leaves becomes machine_level()). Throws std::invalid_argument naming the
+  /// valid sizes otherwise.
   [[nodiscard]] Topology with_machine_size(Index leaves) const;
 
   /// A copy with one more bottom level of `arity` and cost 0 (N processes per leaf).
+  /// The new leaves are virtual: virtual leaf v sits on real leaf v / arity, and its OS index is
+  /// os_index(v / arity) * arity + v % arity, so the OS indexes stay a permutation of distinct
+  /// integers (the real PU is that OS index divided by `arity`). arity == 1 returns a plain copy.
+  /// Throws std::invalid_argument if arity < 1.
   [[nodiscard]] Topology with_oversubscription(Index arity) const;
-  /// "tleaf n a0 c0 ..." form, for messages and for Scotch.
+  /// "tleaf n a0 c0 ..." form, for messages and for Scotch ("tleaf 0" for a single leaf). Costs
+  /// are printed in the shortest form that reads back to the same double.
   [[nodiscard]] std::string to_tleaf() const;
-  /// "2x3x2" form for summaries.
+  /// "2x3x2" form for summaries ("1" for a single leaf).
   [[nodiscard]] std::string shape() const;
 
  private:
+  // The defaults describe the one-leaf topology, so a default-constructed object is usable.
   std::vector<TreeLevel> levels_;
-  std::vector<Index> leaf_os_;
-  std::vector<Index> os_to_leaf_;
-  std::vector<Index> leaves_below_;      ///< per depth 0..depth(): leaves under one node
-  std::vector<double> cumulative_cost_;  ///< [h] = sum of the h lowest link costs
+  std::vector<Index> leaf_os_{0};
+  std::vector<Index> os_to_leaf_{0};  ///< [os] = logical leaf, -1 where no leaf has that OS index
+  /// (os, leaf) sorted by os, used instead of os_to_leaf_ when the OS indexes are too sparse for a
+  /// dense table (a few huge OS indexes must not allocate gigabytes).
+  std::vector<std::pair<Index, Index>> sparse_os_to_leaf_;
+  std::vector<Index> leaves_below_{1};      ///< per depth 0..depth(): leaves under one node
+  std::vector<double> cumulative_cost_{0};  ///< [h] = sum of the h lowest link costs
   Index leaf_count_ = 1;
   int machine_level_ = 0;
 };
 
-}  // namespace tm
+}  // namespace treematch

@@ -32,8 +32,8 @@ struct TreeMatchResult {
 /// processes do not fit (more than leaves x oversubscribe, or than the allowed leaves).
 TreeMatchResult treematch_map(const CommGraph& graph, const Topology& topology, const Context& ctx);
 
-/// The arities TreeMatch walks, bottom-up, for p processes on `tree` (Table 2 splitting applied
-/// when ctx.tree.split_arities).
-std::vector<Index> walked_arities(const Topology& tree, Index processes, const TreeContext& ctx);
+/// The arities TreeMatch walks, bottom-up, for p processes on `tree`, with Table 2 splitting when
+/// `split`. With ctx.tree.split == kBest both walks run and the cheaper mapping (weighted cost) wins.
+std::vector<Index> walked_arities(const Topology& tree, Index processes, bool split);
 
 }  // namespace treematch

@@ -1,0 +1,36 @@
+// Runs one benchmark case: treematch and Scotch as timed subprocesses, the baselines in-process.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <ostream>
+#include <string>
+
+#include "apps/bench/bench_cases.h"
+#include "apps/bench/report.h"
+#include "apps/bench/spawner.h"
+
+namespace treematch::bench {
+
+struct BenchOptions {
+  std::string treematch;   ///< path of the treematch executable
+  std::string scotch;      ///< path of scotch_gmap; empty = not available (Scotch columns n/a)
+  std::string data_dir;    ///< the shared data folder
+  std::uint64_t seed = 1;  ///< stencil permutations, random baseline, MPIPP starts
+  int threads = 0;         ///< passed to treematch as --threads when > 0
+  int repeat = 1;          ///< runs of each command; the minimum wall time is reported
+  unsigned timeout_seconds = 900;    ///< per command run; 0 = none
+  Index max_dense = 256;             ///< matrices up to this order go to treematch as dense .mat
+  Index mpipp_max_processes = 1024;  ///< MPIPP.5 runs only up to this many processes
+};
+
+/// Sets up the case in `work_dir` (a folder of its own is made there), runs `treematch map` and
+/// scotch_gmap options.repeat times each through `spawner`, reads both mappings back, and costs
+/// them and the baselines with evaluate_cost on the case's topology. Never throws for a problem
+/// of the case itself: a case that cannot be set up has CaseResult::error set, a mapper that fails
+/// has its ToolResult::failure set. Progress goes to `progress`.
+CaseResult run_case(const CaseSpec& spec, const BenchOptions& options,
+                    const std::filesystem::path& work_dir, Spawner& spawner,
+                    std::ostream& progress);
+
+}  // namespace treematch::bench

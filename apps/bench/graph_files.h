@@ -1,0 +1,69 @@
+// The files the benchmark hands to the two mappers: matrices for treematch, graphs and targets for
+// Scotch, and the reader of Scotch's mapping output.
+#pragma once
+
+#include <string>
+
+#include "src/comm_graph.h"
+#include "src/mapping.h"
+#include "src/topology.h"
+
+namespace treematch::bench {
+
+/// Writes `graph` as a TreeMatch dense text matrix (.mat): n rows of n values, entry (i, j) =
+/// stored weight x graph.cost_scale(). The file is symmetric, so treematch reads it unchanged and
+/// its costs equal those of the matrix `graph` was read from (a directed input C is written as
+/// (C + C^T) / 2). Values are printed in the shortest form that reads back to the same double.
+/// Throws std::runtime_error if the file cannot be written.
+void write_dense_matrix(const std::string& path, const CommGraph& graph);
+
+/// Writes `graph` as a METIS graph: header "n m 001" (m = undirected edges), then one line per
+/// vertex of 1-based "neighbour weight" pairs, weights as in write_dense_matrix.
+/// Throws std::runtime_error if the file cannot be written.
+void write_metis_graph(const std::string& path, const CommGraph& graph);
+
+/// How the matrix weights were turned into Scotch's integer edge loads.
+struct ScotchWeights {
+  double scale = 1.0;      ///< load = max(1, round(stored weight x scale))
+  bool exact = true;       ///< every load equals its stored weight (integers, no scaling)
+  long long load_sum = 0;  ///< sum of the loads over all arcs
+  long long clamped = 0;   ///< arcs whose scaled weight rounded below 1 and were set to 1
+};
+
+/// Largest sum of arc loads written for Scotch. Debian's scotch_gmap uses 32-bit integers and
+/// rejects a graph whose edge-load sum overflows them ("graphCheck: edge load sum overflow");
+/// a factor 4 is kept as headroom for the gains and costs Scotch sums while mapping.
+inline constexpr long long kScotchLoadSumLimit = 1LL << 29;
+
+/// Writes `graph` as a Scotch source graph (.grf, base 0, edge loads, no vertex loads):
+///   "0\n<n> <arcs>\n0 010\n" then per vertex "<degree> <load> <neighbour> <load> <neighbour> ...".
+/// (The load comes before its neighbour; scotch's gtst rejects the other order.) Stored weights are
+/// used as they are when they are all integers whose sum fits kScotchLoadSumLimit; otherwise they
+/// are scaled so that their sum is kScotchLoadSumLimit, rounded, and raised to 1 where they round
+/// to 0. Throws std::runtime_error if the file cannot be written.
+ScotchWeights write_scotch_graph(const std::string& path, const CommGraph& graph);
+
+/// The Scotch "tleaf" target of the same shape as `topology` with every link cost 1:
+/// "tleaf <depth> a0 1 a1 1 ...". Scotch's tleaf leaves are numbered left to right like the
+/// topology's logical leaves. Throws std::invalid_argument for a one-leaf topology (Scotch needs
+/// at least one level of arity >= 2).
+std::string uniform_tleaf(const Topology& topology);
+
+/// A Scotch mapping as read back, and the largest number of processes it put on one leaf.
+struct ScotchMapping {
+  Mapping mapping;
+  Index max_load = 0;
+};
+
+/// Reads scotch_gmap's output: a count line, then "<vertex> <terminal>" lines, one per vertex in
+/// any order. Throws std::runtime_error naming the file for a bad count, a vertex missing, repeated
+/// or out of range, or a terminal outside [0, terminals).
+ScotchMapping read_scotch_mapping(const std::string& path, Index vertices, Index terminals);
+
+/// Writes `text` to `path`; throws std::runtime_error on failure.
+void write_text_file(const std::string& path, const std::string& text);
+
+/// The whole file, or "" if it cannot be read.
+std::string read_text_file(const std::string& path);
+
+}  // namespace treematch::bench

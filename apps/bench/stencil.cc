@@ -1,0 +1,93 @@
+// Builds the 27-point stencil graph with a seeded, portable rank permutation.
+#include "apps/bench/stencil.h"
+
+#include <algorithm>
+#include <limits>
+#include <random>
+#include <stdexcept>
+#include <utility>
+
+namespace treematch::bench {
+namespace {
+
+/// Uniform integer in [0, bound) from raw 64-bit outputs, rejecting the biased tail.
+std::uint64_t uniform_below(std::mt19937_64& rng, std::uint64_t bound) {
+  const std::uint64_t limit =
+      std::numeric_limits<std::uint64_t>::max() - std::numeric_limits<std::uint64_t>::max() % bound;
+  for (;;) {
+    const std::uint64_t draw = rng();
+    if (draw < limit) return draw % bound;
+  }
+}
+
+}  // namespace
+
+std::vector<Index> seeded_permutation(Index n, std::uint64_t seed) {
+  if (n < 0) throw std::invalid_argument("seeded_permutation: negative size");
+  std::vector<Index> perm(static_cast<std::size_t>(n));
+  for (Index i = 0; i < n; ++i) perm[static_cast<std::size_t>(i)] = i;
+  std::mt19937_64 rng(seed);
+  for (Index i = n - 1; i > 0; --i) {
+    const auto j = static_cast<std::size_t>(uniform_below(rng, static_cast<std::uint64_t>(i) + 1));
+    std::swap(perm[static_cast<std::size_t>(i)], perm[j]);
+  }
+  return perm;
+}
+
+CommGraph make_stencil_27(const StencilSpec& spec) {
+  if (spec.nx < 1 || spec.ny < 1 || spec.nz < 1) {
+    throw std::invalid_argument("make_stencil_27: every dimension must be at least 1");
+  }
+  const long long cells_ll = static_cast<long long>(spec.nx) * spec.ny * spec.nz;
+  if (cells_ll > std::numeric_limits<Index>::max()) {
+    throw std::invalid_argument("make_stencil_27: more than 2^31 - 1 cells");
+  }
+  const auto cells = static_cast<Index>(cells_ll);
+  const std::vector<Index> rank_of_cell = seeded_permutation(cells, spec.seed);
+  std::vector<Index> cell_of_rank(static_cast<std::size_t>(cells));
+  for (Index c = 0; c < cells; ++c)
+    cell_of_rank[static_cast<std::size_t>(rank_of_cell[static_cast<std::size_t>(c)])] = c;
+
+  const Weight by_changed[4] = {0.0, spec.face, spec.edge, spec.corner};
+  std::vector<Offset> offsets{0};
+  offsets.reserve(static_cast<std::size_t>(cells) + 1);
+  std::vector<Index> targets;
+  std::vector<Weight> weights;
+  targets.reserve(static_cast<std::size_t>(cells) * 26);
+  weights.reserve(static_cast<std::size_t>(cells) * 26);
+  std::vector<std::pair<Index, Weight>> row;
+  for (Index r = 0; r < cells; ++r) {
+    const Index c = cell_of_rank[static_cast<std::size_t>(r)];
+    const Index x = c % spec.nx;
+    const Index y = (c / spec.nx) % spec.ny;
+    const Index z = c / (spec.nx * spec.ny);
+    row.clear();
+    for (Index dz = -1; dz <= 1; ++dz) {
+      for (Index dy = -1; dy <= 1; ++dy) {
+        for (Index dx = -1; dx <= 1; ++dx) {
+          const int changed = (dx != 0) + (dy != 0) + (dz != 0);
+          const Index nx = x + dx;
+          const Index ny = y + dy;
+          const Index nz = z + dz;
+          if (changed == 0 || nx < 0 || ny < 0 || nz < 0 || nx >= spec.nx || ny >= spec.ny ||
+              nz >= spec.nz)
+            continue;
+          const Index neighbour =
+              rank_of_cell[static_cast<std::size_t>(nx + spec.nx * (ny + spec.ny * nz))];
+          row.emplace_back(neighbour, by_changed[changed]);
+        }
+      }
+    }
+    std::sort(row.begin(), row.end());
+    for (const auto& [target, weight] : row) {
+      if (weight <= 0.0) continue;  // a zero weight means "no entry" in the model
+      targets.push_back(target);
+      weights.push_back(weight);
+    }
+    offsets.push_back(static_cast<Offset>(targets.size()));
+  }
+  return CommGraph::from_symmetric_csr(cells, std::move(offsets), std::move(targets),
+                                       std::move(weights));
+}
+
+}  // namespace treematch::bench

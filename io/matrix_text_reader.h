@@ -1,0 +1,56 @@
+// Streams text matrix files (TreeMatch dense .mat, MapLib CSV) into directed sparse rows.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kernels/types.h"
+
+namespace treematch::io {
+
+/// Reads a text file line by line through one growing buffer (no per-line allocation).
+/// Lines are returned without their '\n' and without a trailing '\r'.
+class TextLines {
+ public:
+  /// Opens `path`; throws InputError(path, "cannot open: <reason>").
+  explicit TextLines(const std::string& path);
+
+  /// Next line into `line` (valid until the next call); false at end of file.
+  /// Throws InputError on a read error.
+  bool next(std::string_view& line);
+
+  /// 1-based number of the line last returned by next().
+  [[nodiscard]] std::int64_t line_number() const { return line_number_; }
+
+ private:
+  struct FileCloser {
+    void operator()(std::FILE* f) const { std::fclose(f); }
+  };
+
+  std::string path_;
+  std::unique_ptr<std::FILE, FileCloser> file_;
+  std::vector<char> buffer_;
+  std::size_t begin_ = 0;  ///< first unread byte in buffer_
+  std::size_t end_ = 0;    ///< one past the last valid byte in buffer_
+  bool eof_ = false;
+  std::int64_t line_number_ = 0;
+};
+
+/// How the values of a dense text row are separated.
+enum class TextSeparator {
+  kWhitespace,  ///< TreeMatch .mat: blanks and tabs
+  kComma,       ///< CSV: commas, blanks around a value ignored
+};
+
+/// Reads a dense square matrix of non-negative finite numbers, one row per line (blank lines
+/// skipped; for CSV a first line without any number is a header and skipped). Returns the
+/// off-diagonal non-zero entries as directed CSR rows sorted by column; the diagonal is checked but
+/// dropped. Throws InputError(path, ...) for an empty file, a ragged or non-square matrix, a
+/// negative, NaN/inf or non-numeric value (naming line and column).
+kernels::Csr read_dense_text_rows(const std::string& path, TextSeparator separator);
+
+}  // namespace treematch::io
