@@ -372,8 +372,11 @@ struct Hdf5MatrixReader::Impl {
     const std::vector<hsize_t> dims = extent(site, dense.get(), 2, "dataset " + object);
     const Handle type = site.own(H5Dget_type(dense.get()), H5Tclose, "H5Dget_type", object);
     require_numeric(site, type.get(), /*allow_float=*/true, "dataset " + object);
-    if (dims[0] > static_cast<hsize_t>(std::numeric_limits<Index>::max()) || dims[0] != dims[1]) {
+    if (dims[0] != dims[1]) {
       site.fail(fmt::format("not square: dataset {} is {}x{}", object, dims[0], dims[1]));
+    }
+    if (dims[0] > static_cast<hsize_t>(std::numeric_limits<Index>::max())) {
+      site.fail(fmt::format("dataset {} has an unsupported order {}", object, dims[0]));
     }
     set_order(static_cast<std::int64_t>(dims[0]), static_cast<std::int64_t>(dims[1]),
               "dataset " + object);

@@ -40,7 +40,8 @@ struct Level {
   std::optional<std::string> indexes;  // the indexes= attribute
 };
 
-// "Not handled here": parse_synthetic_without_hwloc returns it instead of throwing.
+// "Not handled here": parse_synthetic_without_hwloc returns it instead of throwing (the indexes
+// reader throws it from deep inside; it never leaves this file).
 struct Unsupported {
   std::string why;
 };
@@ -134,6 +135,15 @@ std::optional<std::int64_t> parse_decimal(std::string_view text) {
   return value;
 }
 
+// A number in an interleaving loop as hwloc reads it (strtol base 0), if it is plain decimal.
+std::optional<std::int64_t> parse_loop_number(std::string_view text) {
+  if (text.size() > 1 && text[0] == '0') {
+    throw Unsupported{"interleaving number '" + std::string(text) +
+                      "' starts with 0 (octal or hex)"};
+  }
+  return parse_decimal(text);
+}
+
 std::vector<std::string_view> split(std::string_view text, char separator) {
   std::vector<std::string_view> parts;
   std::size_t begin = 0;
@@ -194,9 +204,10 @@ std::vector<Index> pu_os_indexes(const std::vector<Level>& levels, const std::st
       for (const std::string_view item : split(spec, ':')) {
         const std::size_t star = item.find('*');
         const std::optional<std::int64_t> step =
-            star == std::string_view::npos ? std::nullopt : parse_decimal(item.substr(0, star));
-        const std::optional<std::int64_t> nb =
-            star == std::string_view::npos ? std::nullopt : parse_decimal(item.substr(star + 1));
+            star == std::string_view::npos ? std::nullopt : parse_loop_number(item.substr(0, star));
+        const std::optional<std::int64_t> nb = star == std::string_view::npos
+                                                   ? std::nullopt
+                                                   : parse_loop_number(item.substr(star + 1));
         if (!step || !nb || *step < 1 || *nb < 1 || *step > total || *nb > total) {
           throw bad_indexes(description, spec,
                             "has the loop '" + std::string(item) +
@@ -212,8 +223,9 @@ std::vector<Index> pu_os_indexes(const std::vector<Level>& levels, const std::st
       std::vector<std::size_t> depths;
       for (const std::string_view name : split(spec, ':')) {
         const std::optional<LevelType> type = parse_type(name);
+        if (!type) throw Unsupported{"interleaving level '" + std::string(name) + "'"};
         std::size_t depth = 0;
-        for (std::size_t i = 0; type && i + 1 < levels.size(); ++i) {
+        for (std::size_t i = 0; i + 1 < levels.size(); ++i) {
           if (levels[i].type == *type) {
             depth = i + 1;
             break;
@@ -413,7 +425,11 @@ SyntheticParse parse_synthetic_without_hwloc(const std::string& description) {
   }
   std::vector<Index> os;
   if (levels.back().indexes) {
-    os = pu_os_indexes(levels, *levels.back().indexes, description);
+    try {
+      os = pu_os_indexes(levels, *levels.back().indexes, description);
+    } catch (Unsupported& unsupported) {
+      return SyntheticParse{std::nullopt, std::move(unsupported.why)};
+    }
     order_like_hwloc(levels, os);
   }
 

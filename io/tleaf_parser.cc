@@ -128,6 +128,17 @@ Topology parse_tleaf_body(Lexer& lexer, const std::string& source) {
     levels.push_back(TreeLevel{static_cast<Index>(*arity), *cost, level});
     last_line = cost_token->line;
   }
+  // Topology drops arity-1 levels. The link of such a level lies on exactly the paths that also
+  // cross the nearest branching level above it, so its cost moves there; above every branching
+  // level it lies on no path between two leaves.
+  std::size_t branching = levels.size();
+  for (std::size_t i = 0; i < levels.size(); ++i) {
+    if (levels[i].arity > 1) {
+      branching = i;
+    } else if (branching < levels.size()) {
+      levels[branching].link_cost += levels[i].link_cost;
+    }
+  }
   // The definition ends with its line; anything else on that line means n is wrong.
   if (const std::optional<Token> extra = lexer.peek(); extra && extra->line == last_line) {
     throw InputError(source, "tleaf n=" + std::to_string(*n) + " is followed by more tokens (" +

@@ -16,7 +16,10 @@ bool is_scotch_architecture(std::string_view text);
 /// and the cost of a link from that level to its parent (number >= 0). Tokens may span lines.
 /// Only the first definition counts: lines after the one holding its last number are ignored, but
 /// more tokens on that line are an error (n does not match). Levels are named "level 0", ...;
-/// machine_level() is 0. Throws InputError(source, ...) for a missing or non-numeric number, an
+/// machine_level() is 0. Levels of arity 1 are dropped and their link cost is added to the nearest
+/// level above them with arity > 1 (every path through their link also crosses that one), so
+/// weighted distances are those of the full tree: "tleaf 3 2 10 1 5 2 1" reads as
+/// "tleaf 2 2 15 2 1". Throws InputError(source, ...) for a missing or non-numeric number, an
 /// arity < 1, a negative cost, an n that does not match the numbers, or text not starting with
 /// "tleaf".
 Topology parse_tleaf(std::string_view text, const std::string& source);

@@ -21,7 +21,6 @@ using kernels::Csr;
 using kernels::CsrView;
 
 constexpr Index kUnassigned = -1;
-constexpr int kMaxSwapPasses = 8;
 /// Partners tried per boundary process, and positions looked at to find them, in a pair of parts.
 constexpr std::size_t kSwapPartners = 8;
 constexpr std::size_t kSwapLookahead = 4 * kSwapPartners;
@@ -435,7 +434,12 @@ void check_placement(const CommGraph& graph, const Topology& topology, const Con
 
 }  // namespace
 
-std::vector<Index> split_processes(CsrView graph, const std::vector<Index>& sizes) {
+std::vector<Index> split_processes(CsrView graph, const std::vector<Index>& sizes,
+                                   int swap_passes) {
+  if (swap_passes < 0) {
+    throw std::invalid_argument("split_processes: " + std::to_string(swap_passes) +
+                                " swap passes; give 0 or more");
+  }
   std::int64_t total = 0;
   for (Index size : sizes) {
     if (size < 1) {
@@ -452,7 +456,7 @@ std::vector<Index> split_processes(CsrView graph, const std::vector<Index>& size
   if (sizes.size() <= 1) return std::vector<Index>(at(graph.n), 0);
   std::vector<Index> part = grow_parts(graph, sizes);
   const auto k = static_cast<Index>(sizes.size());
-  for (int pass = 0; pass < kMaxSwapPasses; ++pass) {
+  for (int pass = 0; pass < swap_passes; ++pass) {
     if (swap_pass(graph, k, part) == 0) break;
   }
   return part;

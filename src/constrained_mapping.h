@@ -36,15 +36,21 @@ namespace treematch {
 TreeMatchResult constrained_treematch_map(const CommGraph& graph, const Topology& topology,
                                           const Context& ctx);
 
+/// Pairwise-swap passes split_processes makes at most (it stops earlier after a pass without
+/// swaps).
+inline constexpr int kSplitSwapPasses = 8;
+
 /// The k-way split of one tree node: parts of exactly the given sizes (sizes[q] >= 1, summing to
-/// graph.n), with a small weight of edges between parts. Greedy graph growing (part q in order:
-/// seed = the unassigned process with the most communication to unassigned ones, then the
+/// graph.n), with a small weight of edges between parts (the cut). Greedy graph growing (part q in
+/// order: seed = the unassigned process with the most communication to unassigned ones, then the
 /// unassigned process most connected to the part, smallest index on ties or when none is
-/// connected; the last part takes the rest), then at most 8 passes of pairwise swaps of boundary
-/// processes between two parts that strictly lower the cut. Returns the part of each process.
-/// Sequential and deterministic; O(nnz log nnz) per pass. Throws std::invalid_argument if the
-/// sizes do not sum to graph.n or one is < 1.
+/// connected; the last part takes the rest), then at most `swap_passes` passes of pairwise swaps
+/// of boundary processes between two parts, each applied only if it strictly lowers the cut (so the
+/// cut never grows with more passes). Returns the part of each process. Sequential and
+/// deterministic; O(nnz log nnz) per pass. Throws std::invalid_argument if the sizes do not sum to
+/// graph.n, one is < 1, or swap_passes < 0.
 std::vector<kernels::Index> split_processes(kernels::CsrView graph,
-                                            const std::vector<kernels::Index>& sizes);
+                                            const std::vector<kernels::Index>& sizes,
+                                            int swap_passes = kSplitSwapPasses);
 
 }  // namespace treematch

@@ -24,10 +24,12 @@ struct TreeLevel {
 class Topology {
  public:
   Topology() = default;
-  /// Levels of arity 1 are dropped. `leaf_os_index` empty means OS index = logical index; otherwise
-  /// it holds one entry per leaf, distinct and non-negative. Throws std::invalid_argument for an
-  /// arity < 1, a negative or non-finite link cost, a bad `leaf_os_index`, a `machine_level`
-  /// outside [0, levels.size()] or more than 2^31 - 1 leaves.
+  /// Levels of arity 1 are dropped with their link cost (a reader whose costs are measurements
+  /// first moves that cost to the branching level above, see io/tleaf_parser.h); hops() and
+  /// common_ancestor_height() count levels of the reduced tree. `leaf_os_index` empty means
+  /// OS index = logical index; otherwise it holds one entry per leaf, distinct and non-negative.
+  /// Throws std::invalid_argument for an arity < 1, a negative or non-finite link cost, a bad
+  /// `leaf_os_index`, a `machine_level` outside [0, levels.size()] or more than 2^31 - 1 leaves.
   /// `machine_level` = how many levels lie above one machine (node): 0 when the whole tree is one
   /// machine, 2 for "group:128 group:16 pack:2 core:4". Counted on the levels as given, before
   /// arity-1 levels are dropped, and adjusted for them.

@@ -160,7 +160,11 @@ std::string uniform_tleaf(const Topology& topology) {
     throw std::invalid_argument("a one-leaf topology has no Scotch tleaf equivalent");
   }
   std::string text = "tleaf " + std::to_string(topology.depth());
-  for (const TreeLevel& level : topology.levels()) text += " " + std::to_string(level.arity) + " 1";
+  for (const TreeLevel& level : topology.levels()) {
+    text += ' ';
+    text += std::to_string(level.arity);
+    text += " 1";
+  }
   return text;
 }
 

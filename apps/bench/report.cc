@@ -39,7 +39,7 @@ class Notes {
  public:
   std::string add(const std::string& text) {
     lines_.push_back(text);
-    return "[" + std::to_string(lines_.size()) + "]";
+    return fmt::format("[{}]", lines_.size());
   }
   [[nodiscard]] std::string render() const {
     std::string out;

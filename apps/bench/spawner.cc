@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <sstream>
 #include <stdexcept>
 #include <string_view>
@@ -258,8 +259,9 @@ std::string find_in_path(const std::string& program) {
   std::stringstream dirs(path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin");
   std::string dir;
   while (std::getline(dirs, dir, ':')) {
-    if (dir.empty()) dir = ".";
-    const std::string candidate = dir + "/" + program;
+    const std::filesystem::path folder =
+        dir.empty() ? std::filesystem::path(".") : std::filesystem::path(dir);
+    const std::string candidate = (folder / program).string();
     if (executable(candidate)) return candidate;
   }
   return "";

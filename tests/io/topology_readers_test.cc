@@ -95,6 +95,17 @@ TEST(TopologyReadersTest, TleafRoundTripsThroughToTleaf) {
   }
 }
 
+TEST(TopologyReadersTest, TleafArityOneLevelsKeepTheirCostOnPaths) {
+  // root -10- A -5- (single child) -1- leaves: two leaves under different A are 2 x 16 apart.
+  const Topology topology = read_topology("tleaf 3 2 10 1 5 2 1");
+
+  EXPECT_EQ(topology.to_tleaf(), "tleaf 2 2 15 2 1");
+  EXPECT_DOUBLE_EQ(topology.weighted_distance(0, 1), 2.0);
+  EXPECT_DOUBLE_EQ(topology.weighted_distance(0, 2), 32.0);
+  // Above the first branching level a link lies on no path: its cost is irrelevant.
+  EXPECT_EQ(read_topology("tleaf 3 1 200 1 200 4 10").to_tleaf(), "tleaf 1 4 10");
+}
+
 TEST(TopologyReadersTest, PacosTgtFiles) {
   const std::string dir = data_dir() + "/pacos/examples/netgraph/";
 
@@ -263,7 +274,8 @@ TEST(TopologyReadersTest, OwnSyntheticParserAgreesWithHwloc) {
 TEST(TopologyReadersTest, SyntheticFormsTheParserLeavesToHwloc) {
   for (const std::string description :
        {"2 2 2", "core:2 [numa] pu:2", "pack:2pu:2", "pack :2 pu:2", "(memory=1GB) pack:2 pu:2",
-        "pack:0x2 pu:2", "pack:010 pu:1"}) {
+        "pack:0x2 pu:2", "pack:010 pu:1", "pack:2 pu:4(indexes=group0:pack)",
+        "pack:2 pu:4(indexes=02*4:1*2)"}) {
     const SyntheticParse own = parse_synthetic_without_hwloc(description);
     EXPECT_FALSE(own.topology.has_value()) << description;
     EXPECT_FALSE(own.unsupported.empty()) << description;
@@ -273,6 +285,8 @@ TEST(TopologyReadersTest, SyntheticFormsTheParserLeavesToHwloc) {
   EXPECT_EQ(read_topology("core:2 [numa] pu:2").shape(), "2x2");
   EXPECT_EQ(read_topology("pack:0x2 pu:2").shape(), "2x2");
   EXPECT_EQ(read_topology("pack:010 pu:1").shape(), "8");  // hwloc reads a leading 0 as octal
+  EXPECT_EQ(read_topology("pack:2 pu:4(indexes=02*4:1*2)").leaf_os_indexes(),
+            read_topology("pack:2 pu:4(indexes=2*4:1*2)").leaf_os_indexes());
 }
 
 TEST(TopologyReadersTest, BadSyntheticSaysWhatIsWrong) {

@@ -375,10 +375,31 @@ TEST(SplitProcesses, SwapsRepairAGreedyMistake) {
   EXPECT_EQ(cut_weight(graph.view(), part), 24.0);
 }
 
+TEST(SplitProcesses, EverySwapPassLowersOrKeepsTheCut) {
+  // Integer volumes: sums are exact, so the cut must not grow by even one unit per pass.
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const Index n = 40 + static_cast<Index>(seed * 7 % 60);
+    const CommGraph graph = random_sparse_graph(n, /*degree=*/3, seed);
+    const std::vector<Index> sizes = {n / 3, n / 4, n / 5, n - n / 3 - n / 4 - n / 5};
+    double previous =
+        cut_weight(graph.view(), split_processes(graph.view(), sizes, /*swap_passes=*/0));
+    const double greedy = previous;
+    for (int passes = 1; passes <= kSplitSwapPasses; ++passes) {
+      const std::vector<Index> part = split_processes(graph.view(), sizes, passes);
+      const double cut = cut_weight(graph.view(), part);
+      EXPECT_LE(cut, previous) << "seed " << seed << " passes " << passes;
+      previous = cut;
+    }
+    EXPECT_EQ(previous, cut_weight(graph.view(), split_processes(graph.view(), sizes)));
+    EXPECT_LT(previous, greedy) << "seed " << seed << ": the swaps found nothing";
+  }
+}
+
 TEST(SplitProcesses, BadSizesAreAnError) {
   const CommGraph graph = random_sparse_graph(5, /*degree=*/2, 1);
   EXPECT_THROW(split_processes(graph.view(), {2, 2}), std::invalid_argument);
   EXPECT_THROW(split_processes(graph.view(), {5, 0}), std::invalid_argument);
+  EXPECT_THROW(split_processes(graph.view(), {2, 3}, /*swap_passes=*/-1), std::invalid_argument);
   EXPECT_EQ(split_processes(graph.view(), {5}), (std::vector<Index>(5, 0)));
 }
 
