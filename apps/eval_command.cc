@@ -12,7 +12,8 @@
 namespace treematch::apps {
 
 CLI::App* add_eval_command(CLI::App& app, EvalOptions& options) {
-  CLI::App* eval = app.add_subcommand("eval", "cost of a mapping: hop-bytes and link-cost-weighted");
+  CLI::App* eval =
+      app.add_subcommand("eval", "cost of a mapping: hop-bytes and link-cost-weighted");
   add_input_options(*eval, options.input);
   eval->add_option("--mapping", options.mapping, "perm file: line i = leaf of rank i")->required();
   eval->add_flag("--json", options.json, "print a JSON object instead of text");
@@ -21,11 +22,13 @@ CLI::App* add_eval_command(CLI::App& app, EvalOptions& options) {
 
 int run_eval(const EvalOptions& options) {
   const Inputs inputs = load_inputs(options.input);
-  const Mapping mapping = io::read_mapping(options.mapping, inputs.topology, inputs.numbering, inputs.graph.size());
+  const Mapping mapping =
+      io::read_mapping(options.mapping, inputs.topology, inputs.numbering, inputs.graph.size());
   const MappingCost cost = evaluate_cost(inputs.graph, inputs.topology, mapping);
   const std::vector<double> by_height = traffic_by_height(inputs.graph, inputs.topology, mapping);
   if (options.json) {
-    std::cout << nlohmann::json{{"hop_bytes", cost.hop_bytes}, {"weighted", cost.weighted},
+    std::cout << nlohmann::json{{"hop_bytes", cost.hop_bytes},
+                                {"weighted", cost.weighted},
                                 {"traffic_by_height", by_height}}
                      .dump()
               << '\n';

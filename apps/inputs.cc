@@ -17,19 +17,28 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }  // namespace
 
 void add_input_options(CLI::App& command, InputOptions& options) {
-  command.add_option("--matrix,-m", options.matrix, "communication matrix (.mat, .csv, METIS, .h5)")->required();
-  command.add_option("--topology,-t", options.topology,
-                     "hwloc XML, tleaf file or string, or hwloc synthetic string (default: this machine)");
-  command.add_option("--metric", options.metric, "size | msg | avg, when the input has both")->capture_default_str();
-  command.add_option("--numbering", options.numbering, "leaf ids in and out: logical | physical (OS)")
+  command
+      .add_option("--matrix,-m", options.matrix, "communication matrix (.mat, .csv, METIS, .h5)")
+      ->required();
+  command.add_option(
+      "--topology,-t", options.topology,
+      "hwloc XML, tleaf file or string, or hwloc synthetic string (default: this machine)");
+  command.add_option("--metric", options.metric, "size | msg | avg, when the input has both")
       ->capture_default_str();
-  command.add_option("--cores", options.cores, "only these leaves may be used: list (0-3,8) or file");
+  command
+      .add_option("--numbering", options.numbering, "leaf ids in and out: logical | physical (OS)")
+      ->capture_default_str();
+  command.add_option("--cores", options.cores,
+                     "only these leaves may be used: list (0-3,8) or file");
   command.add_option("--oversubscribe", options.oversubscribe, "processes allowed per leaf")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  command.add_option("--node-size", options.node_size, "leaves per machine (default: from the topology)")
+  command
+      .add_option("--node-size", options.node_size,
+                  "leaves per machine (default: from the topology)")
       ->check(CLI::NonNegativeNumber);
-  command.add_option("--threads", options.threads, "worker threads (0 = all cores)")->check(CLI::NonNegativeNumber);
+  command.add_option("--threads", options.threads, "worker threads (0 = all cores)")
+      ->check(CLI::NonNegativeNumber);
 }
 
 Inputs load_inputs(const InputOptions& options) {
@@ -42,7 +51,8 @@ Inputs load_inputs(const InputOptions& options) {
   inputs.read_seconds = seconds_since(start);
 
   start = std::chrono::steady_clock::now();
-  const std::string source = options.topology.empty() ? std::string("this machine") : options.topology;
+  const std::string source =
+      options.topology.empty() ? std::string("this machine") : options.topology;
   inputs.topology = io::read_topology(options.topology);
   if (options.node_size > 0) {
     try {
@@ -54,29 +64,34 @@ Inputs load_inputs(const InputOptions& options) {
   inputs.topology_seconds = seconds_since(start);
 
   if (!options.cores.empty()) {
-    std::vector<Index> named = io::parse_cores_list(options.cores, inputs.numbering == io::Numbering::kPhysical
-                                                                       ? std::numeric_limits<Index>::max()
-                                                                       : inputs.topology.leaf_count());
+    std::vector<Index> named =
+        io::parse_cores_list(options.cores, inputs.numbering == io::Numbering::kPhysical
+                                                ? std::numeric_limits<Index>::max()
+                                                : inputs.topology.leaf_count());
     for (Index id : named) {
-      const Index leaf = inputs.numbering == io::Numbering::kPhysical ? inputs.topology.leaf_of_os_index(id) : id;
+      const Index leaf =
+          inputs.numbering == io::Numbering::kPhysical ? inputs.topology.leaf_of_os_index(id) : id;
       if (leaf < 0) {
-        throw io::InputError(options.cores, "--cores names OS index " + std::to_string(id) + " but " + source +
-                                                " has no leaf with that index");
+        throw io::InputError(options.cores, "--cores names OS index " + std::to_string(id) +
+                                                " but " + source + " has no leaf with that index");
       }
       inputs.allowed_leaves.push_back(leaf);
     }
     std::sort(inputs.allowed_leaves.begin(), inputs.allowed_leaves.end());
   }
 
-  const Index leaves =
-      inputs.allowed_leaves.empty() ? inputs.topology.leaf_count() : static_cast<Index>(inputs.allowed_leaves.size());
+  const Index leaves = inputs.allowed_leaves.empty()
+                           ? inputs.topology.leaf_count()
+                           : static_cast<Index>(inputs.allowed_leaves.size());
   const auto slots = static_cast<long long>(leaves) * options.oversubscribe;
   if (inputs.graph.size() > slots) {
-    throw io::InputError(options.matrix, std::to_string(inputs.graph.size()) + " processes but " + source + " offers " +
-                                             std::to_string(slots) + " slots (" + std::to_string(leaves) +
-                                             (inputs.allowed_leaves.empty() ? " leaves" : " allowed leaves") + " x " +
-                                             std::to_string(options.oversubscribe) +
-                                             "); use --oversubscribe N to allow N processes per leaf");
+    throw io::InputError(options.matrix,
+                         std::to_string(inputs.graph.size()) + " processes but " + source +
+                             " offers " + std::to_string(slots) + " slots (" +
+                             std::to_string(leaves) +
+                             (inputs.allowed_leaves.empty() ? " leaves" : " allowed leaves") +
+                             " x " + std::to_string(options.oversubscribe) +
+                             "); use --oversubscribe N to allow N processes per leaf");
   }
   return inputs;
 }

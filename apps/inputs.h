@@ -18,9 +18,9 @@ struct InputOptions {
   std::string topology;  ///< empty = this machine
   std::string metric = "size";
   std::string numbering = "logical";
-  std::string cores;        ///< --cores list or file; empty = all leaves
+  std::string cores;  ///< --cores list or file; empty = all leaves
   int oversubscribe = 1;
-  int node_size = 0;        ///< leaves per machine, 0 = from the topology
+  int node_size = 0;  ///< leaves per machine, 0 = from the topology
   int threads = 0;
 };
 

@@ -20,7 +20,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
 
 std::vector<std::string> parse_hosts(const std::string& spec) {
   std::vector<std::string> hosts;
@@ -46,14 +48,16 @@ struct Row {
 };
 
 nlohmann::json cost_json(const Row& row) {
-  nlohmann::json j{{"hop_bytes", row.cost.hop_bytes}, {"weighted", row.cost.weighted}, {"seconds", row.seconds}};
+  nlohmann::json j{
+      {"hop_bytes", row.cost.hop_bytes}, {"weighted", row.cost.weighted}, {"seconds", row.seconds}};
   if (!row.note.empty()) j = nlohmann::json{{"skipped", row.note}};
   return j;
 }
 
 std::vector<Row> baselines(const Inputs& inputs, const Context& ctx, const MapOptions& options) {
   const Index p = inputs.graph.size();
-  const std::vector<Index> slots = usable_slots(inputs.topology, inputs.allowed_leaves, ctx.placement.oversubscribe);
+  const std::vector<Index> slots =
+      usable_slots(inputs.topology, inputs.allowed_leaves, ctx.placement.oversubscribe);
   std::vector<Row> rows;
   auto timed = [&](const std::string& name, auto make) {
     const auto start = Clock::now();
@@ -69,11 +73,16 @@ std::vector<Row> baselines(const Inputs& inputs, const Context& ctx, const MapOp
   for (int starts : {1, 5}) {
     const std::string name = "MPIPP." + std::to_string(starts);
     if (work * starts > options.mpipp_budget) {
-      rows.push_back(Row{name, {}, 0.0, fmt::format("p^2 x degree x starts = {:.2g} > --mpipp-budget {:.2g}",
-                                                    work * starts, options.mpipp_budget)});
+      rows.push_back(Row{name,
+                         {},
+                         0.0,
+                         fmt::format("p^2 x degree x starts = {:.2g} > --mpipp-budget {:.2g}",
+                                     work * starts, options.mpipp_budget)});
       continue;
     }
-    timed(name, [&] { return mpipp_mapping(inputs.graph, inputs.topology, slots, starts, ctx.baselines.seed); });
+    timed(name, [&] {
+      return mpipp_mapping(inputs.graph, inputs.topology, slots, starts, ctx.baselines.seed);
+    });
   }
   return rows;
 }
@@ -85,59 +94,107 @@ std::string summary(const MapOptions& options, const Inputs& inputs, const TreeM
       "treematch: {} processes ({} entries{}) from {}\n"
       "  topology {} = {} leaves{}, {} per machine\n"
       "  read {:.3f} s, topology {:.3f} s, mapping {:.3f} s\n",
-      inputs.graph.size(), inputs.graph.nnz(), inputs.graph.was_symmetrised() ? ", directed: used as C + C^T" : "",
-      options.input.matrix, topo.shape(), topo.leaf_count(),
-      inputs.allowed_leaves.empty() ? "" : fmt::format(" ({} allowed)", inputs.allowed_leaves.size()),
+      inputs.graph.size(), inputs.graph.nnz(),
+      inputs.graph.was_symmetrised() ? ", directed: used as C + C^T" : "", options.input.matrix,
+      topo.shape(), topo.leaf_count(),
+      inputs.allowed_leaves.empty() ? ""
+                                    : fmt::format(" ({} allowed)", inputs.allowed_leaves.size()),
       topo.leaves_per_machine(), inputs.read_seconds, inputs.topology_seconds, map_seconds);
   if (options.verbose) {
     for (const LevelTrace& level : result.levels) {
-      text += fmt::format("  level arity {:>4}: {:>8} processes (+{} artificial), {} candidates{}, {}, {:.3f} s\n",
-                          level.arity, level.order, level.artificial, level.candidates,
-                          level.exhaustive ? " (all subsets)" : "", level.heuristic, level.seconds);
+      text += fmt::format(
+          "  level arity {:>4}: {:>8} processes (+{} artificial), {} candidates{}, {}, {:.3f} s\n",
+          level.arity, level.order, level.artificial, level.candidates,
+          level.exhaustive ? " (all subsets)" : "", level.heuristic, level.seconds);
     }
   }
-  text += fmt::format("  {:<14}{:>18}{:>18}{:>10}{:>10}\n", "mapping", "hop-bytes", "weighted", "/ ours", "seconds");
+  text += fmt::format("  {:<14}{:>18}{:>18}{:>10}{:>10}\n", "mapping", "hop-bytes", "weighted",
+                      "/ ours", "seconds");
   const double ours = rows.front().cost.hop_bytes;
   for (const Row& row : rows) {
     if (!row.note.empty()) {
       text += fmt::format("  {:<14}skipped: {}\n", row.name, row.note);
       continue;
     }
-    text += fmt::format("  {:<14}{:>18.6g}{:>18.6g}{:>10.3f}{:>10.3f}\n", row.name, row.cost.hop_bytes,
-                        row.cost.weighted, ours > 0 ? row.cost.hop_bytes / ours : 1.0, row.seconds);
+    text +=
+        fmt::format("  {:<14}{:>18.6g}{:>18.6g}{:>10.3f}{:>10.3f}\n", row.name, row.cost.hop_bytes,
+                    row.cost.weighted, ours > 0 ? row.cost.hop_bytes / ours : 1.0, row.seconds);
   }
   return text;
+}
+
+/// "all" or a comma list of smallest, largest-last, degree.
+void set_heuristics(const std::string& list, GroupingContext& grouping) {
+  if (list == "all") return;
+  grouping.smallest_value_first = grouping.largest_index_last = grouping.weighted_degree_first =
+      false;
+  std::stringstream items(list);
+  std::string item;
+  while (std::getline(items, item, ',')) {
+    if (item == "smallest") {
+      grouping.smallest_value_first = true;
+    } else if (item == "largest-last") {
+      grouping.largest_index_last = true;
+    } else if (item == "degree") {
+      grouping.weighted_degree_first = true;
+    } else {
+      throw io::InputError(
+          "--heuristics", "unknown heuristic '" + item + "' (all, smallest, largest-last, degree)");
+    }
+  }
 }
 
 }  // namespace
 
 CLI::App* add_map_command(CLI::App& app, MapOptions& options) {
-  CLI::App* map = app.add_subcommand("map", "compute the TreeMatch mapping of a matrix onto a topology");
+  CLI::App* map =
+      app.add_subcommand("map", "compute the TreeMatch mapping of a matrix onto a topology");
   add_input_options(*map, options.input);
-  map->add_option("--format,-f", options.format, "perm | rankfile | slurm | hydra | json")->capture_default_str();
-  map->add_option("--output,-o", options.output, "output file (written atomically; default stdout)");
+  map->add_option("--format,-f", options.format, "perm | rankfile | slurm | hydra | json")
+      ->capture_default_str();
+  map->add_option("--output,-o", options.output,
+                  "output file (written atomically; default stdout)");
   map->add_option("--hosts", options.hosts, "host names of the machines: a,b,c or a file");
-  map->add_flag("--compare", options.compare, "also cost packed, round-robin, random, MPIPP.1 and MPIPP.5");
+  map->add_flag("--compare", options.compare,
+                "also cost packed, round-robin, random, MPIPP.1 and MPIPP.5");
   map->add_flag("--verbose,-v", options.verbose, "print the options and per-level details");
   map->add_flag("--no-split", options.no_split, "walk the tree's own arities only");
-  map->add_flag("--table2-split", options.table2_only,
-                "walk only the arities split by Table 2 of the paper (default: both, keep the cheaper)");
-  map->add_option("--seed", options.seed, "seed of the random and MPIPP baselines")->capture_default_str();
+  map->add_flag(
+      "--table2-split", options.table2_only,
+      "walk only the arities split by Table 2 of the paper (default: both, keep the cheaper)");
+  map->add_option("--candidates-per-process", options.seeds_per_process,
+                  "neighbourhood candidates grown from each process (default 2)")
+      ->check(CLI::PositiveNumber);
+  map->add_option("--rounds", options.max_rounds,
+                  "candidate rounds before the final packing (default 3)")
+      ->check(CLI::PositiveNumber);
+  map->add_option(
+         "--heuristics", options.heuristics,
+         "independent-set heuristics to try: all, or a comma list of smallest,largest-last,degree")
+      ->capture_default_str();
+  map->add_option("--seed", options.seed, "seed of the random and MPIPP baselines")
+      ->capture_default_str();
   map->add_option("--mpipp-budget", options.mpipp_budget, "skip MPIPP above this p^2 x degree")
       ->capture_default_str();
   return map;
 }
 
 int run_map(const MapOptions& options) {
-  const io::OutputOptions output{io::parse_output_format(options.format), io::parse_numbering(options.input.numbering),
+  const io::OutputOptions output{io::parse_output_format(options.format),
+                                 io::parse_numbering(options.input.numbering),
                                  parse_hosts(options.hosts)};
   const Inputs inputs = load_inputs(options.input);
 
   Context ctx = default_context();
   ctx.placement.oversubscribe = options.input.oversubscribe;
   ctx.placement.allowed_leaves = inputs.allowed_leaves;
-  ctx.tree.split = options.no_split ? AritySplit::kNever : options.table2_only ? AritySplit::kTable2 : AritySplit::kBest;
+  ctx.tree.split = options.no_split      ? AritySplit::kNever
+                   : options.table2_only ? AritySplit::kTable2
+                                         : AritySplit::kBest;
   ctx.baselines.seed = options.seed;
+  if (options.seeds_per_process > 0) ctx.grouping.seeds_per_process = options.seeds_per_process;
+  if (options.max_rounds > 0) ctx.grouping.max_rounds = options.max_rounds;
+  set_heuristics(options.heuristics, ctx.grouping);
   ctx.threads = options.input.threads;
   if (options.verbose) std::cerr << describe(ctx);
 
@@ -145,7 +202,8 @@ int run_map(const MapOptions& options) {
   const TreeMatchResult result = treematch_map(inputs.graph, inputs.topology, ctx);
   const double map_seconds = seconds_since(start);
 
-  std::vector<Row> rows{Row{"treematch", evaluate_cost(inputs.graph, inputs.topology, result.mapping), map_seconds, ""}};
+  std::vector<Row> rows{Row{
+      "treematch", evaluate_cost(inputs.graph, inputs.topology, result.mapping), map_seconds, ""}};
   if (options.compare) {
     for (Row& row : baselines(inputs, ctx, options)) rows.push_back(std::move(row));
   }
@@ -153,10 +211,14 @@ int run_map(const MapOptions& options) {
   nlohmann::json report{{"matrix", options.input.matrix},
                         {"processes", inputs.graph.size()},
                         {"entries", inputs.graph.nnz()},
-                        {"topology", {{"spec", options.input.topology}, {"tleaf", inputs.topology.to_tleaf()},
-                                      {"leaves", inputs.topology.leaf_count()}}},
-                        {"seconds", {{"read", inputs.read_seconds}, {"topology", inputs.topology_seconds},
-                                     {"mapping", map_seconds}}}};
+                        {"topology",
+                         {{"spec", options.input.topology},
+                          {"tleaf", inputs.topology.to_tleaf()},
+                          {"leaves", inputs.topology.leaf_count()}}},
+                        {"seconds",
+                         {{"read", inputs.read_seconds},
+                          {"topology", inputs.topology_seconds},
+                          {"mapping", map_seconds}}}};
   for (const Row& row : rows) report["costs"][row.name] = cost_json(row);
 
   const std::string text = io::render_mapping(result.mapping, inputs.topology, output, report);

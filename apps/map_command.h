@@ -20,6 +20,9 @@ struct MapOptions {
   bool no_split = false;
   bool table2_only = false;
   std::uint64_t seed = 1;
+  int seeds_per_process = 0;  ///< 0 = the Context default
+  int max_rounds = 0;         ///< 0 = the Context default
+  std::string heuristics = "all";
   double mpipp_budget = 2.0e9;  ///< MPIPP runs when p^2 x average degree stays below this
 };
 

@@ -1,4 +1,5 @@
-// The treematch command line: options bound in one place, then one command runs; only here do we exit.
+// The treematch command line: options bound in one place, then one command runs; only here do we
+// exit.
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <memory>
@@ -22,7 +23,8 @@ int main(int argc, char** argv) {
 
   const int threads = map->parsed() ? map_options.input.threads : eval_options.input.threads;
   std::optional<tbb::global_control> limit;
-  if (threads > 0) limit.emplace(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
+  if (threads > 0)
+    limit.emplace(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
   try {
     if (map->parsed()) return run_map(map_options);
     if (eval->parsed()) return run_eval(eval_options);

@@ -12,6 +12,7 @@ namespace treematch::io {
 /// Reads p leaf ids, one per line ('#' comments and blank lines skipped), in `numbering`, and
 /// returns logical leaves. Throws InputError naming the file for a non-number, a leaf that does not
 /// exist, or a count different from `ranks`.
-Mapping read_mapping(const std::string& path, const Topology& topology, Numbering numbering, Index ranks);
+Mapping read_mapping(const std::string& path, const Topology& topology, Numbering numbering,
+                     Index ranks);
 
 }  // namespace treematch::io

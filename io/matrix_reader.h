@@ -15,7 +15,8 @@ Metric parse_metric(const std::string& text);
 
 /// Reads `path`, choosing the format from its extension / content:
 ///   *.mat (or any other text): TreeMatch dense text, one row per line, blank/whitespace separated;
-///   *.csv: dense comma-separated rows (MapLib); a "*.size.csv"/"*.count.csv" sibling pair gives the
+///   *.csv: dense comma-separated rows (MapLib); a "*.size.csv"/"*.count.csv" sibling pair gives
+///   the
 ///          metrics size and msg;
 ///   *.APHiD, *.graph, *.metis: METIS graph (header "n m [fmt]", 1-based neighbour/weight pairs);
 ///   *.h5, *.hdf5: dataset /matrix (dense 2-D) or group /matrix (CSR: data, indices, indptr,

@@ -36,7 +36,6 @@ struct LevelType {
 struct Level {
   LevelType type;
   Index arity = 1;
-  std::string token;                   // as written, for messages
   std::optional<std::string> indexes;  // the indexes= attribute
 };
 
@@ -332,7 +331,11 @@ std::variant<std::vector<Level>, Unsupported> scan_levels(const std::string& tex
     while (pos < n && text[pos] == ' ') ++pos;
     if (pos == n) break;
     const std::size_t begin = pos;
-    if (text[pos] == '(') return Unsupported{"attributes of the root '(...)'"};
+    if (text[pos] == '(') {
+      return Unsupported{levels.empty() ? "attributes of the root '(...)'"
+                                        : "'(' at position " + std::to_string(pos) +
+                                              " does not follow a number of objects"};
+    }
     if (text[pos] == '[') return Unsupported{"attached memory objects '[...]'"};
     while (pos < n && is_alnum(text[pos])) ++pos;
     const std::string_view word(text.data() + begin, pos - begin);
@@ -361,11 +364,12 @@ std::variant<std::vector<Level>, Unsupported> scan_levels(const std::string& tex
       return Unsupported{"number of objects '" + std::string(arity_text) + "' is too large"};
     }
     if (*arity == 0) return Unsupported{"level '" + std::string(word) + "' has 0 objects"};
-    Level level{*type, static_cast<Index>(*arity), {}, std::nullopt};
+    Level level{*type, static_cast<Index>(*arity), std::nullopt};
     if (pos < n && text[pos] == '(') {
       const std::size_t close = text.find(')', pos);
-      if (close == std::string::npos)
+      if (close == std::string::npos) {
         return Unsupported{"missing ')' after '" + std::string(word) + "'"};
+      }
       const std::string_view attributes(text.data() + pos + 1, close - pos - 1);
       for (const std::string_view item : split(attributes, ' ')) {
         const std::size_t equal = item.find('=');
@@ -389,7 +393,6 @@ std::variant<std::vector<Level>, Unsupported> scan_levels(const std::string& tex
     if (pos < n && text[pos] != ' ') {
       return Unsupported{"expected a space after '" + text.substr(begin, pos - begin) + "'"};
     }
-    level.token = text.substr(begin, pos - begin);
     levels.push_back(std::move(level));
   }
   if (levels.empty()) return Unsupported{"no level"};

@@ -1,5 +1,4 @@
-// Dispatches a --topology SPEC to the reader of its kind: file, inline tleaf, synthetic or this
-// host.
+// Sends a --topology SPEC to the reader of its kind: file, inline tleaf, synthetic or this host.
 #include "io/topology_reader.h"
 
 #include <algorithm>

@@ -1,5 +1,4 @@
-// Builds the Topology model from a user's --topology SPEC (hwloc XML, tleaf, synthetic, or this
-// host).
+// Builds the Topology model from a --topology SPEC (hwloc XML, tleaf, synthetic, or this host).
 #pragma once
 
 #include <string>

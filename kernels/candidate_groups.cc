@@ -93,21 +93,22 @@ bool has_free_neighbour(CsrView graph, std::span<const std::uint8_t> free, Index
   return false;
 }
 
-/// The seeds of vertex v: {v}, then {v, u} for the heaviest free neighbours u (ties: smaller u).
+/// The seeds of vertex v: {v, u} for its `seeds` heaviest free neighbours u (ties: smaller u).
+/// ({v} alone is not a seed: it would grow into {v, heaviest u} anyway.)
 void seeds_of(CsrView graph, std::span<const std::uint8_t> free, Index v, int seeds,
+              std::vector<std::pair<Weight, Index>>& partners,
               std::vector<std::vector<Index>>& out) {
   out.clear();
-  out.push_back({v});
-  if (seeds <= 1 || v >= static_cast<Index>(graph.offsets.size()) - 1) return;
-  std::vector<std::pair<Weight, Index>> partners;
+  partners.clear();
   for (Offset e = graph.row_begin(v); e < graph.row_end(v); ++e) {
     const Index u = graph.targets[static_cast<std::size_t>(e)];
     if (free[at(u)]) partners.emplace_back(-graph.weights[static_cast<std::size_t>(e)], u);
   }
-  const std::size_t keep = std::min(partners.size(), static_cast<std::size_t>(seeds - 1));
+  const std::size_t keep = std::min(partners.size(), static_cast<std::size_t>(std::max(seeds, 1)));
   std::partial_sort(partners.begin(), partners.begin() + static_cast<std::ptrdiff_t>(keep),
                     partners.end());
-  for (std::size_t i = 0; i < keep; ++i) out.push_back({v, partners[i].second});
+  out.resize(keep);
+  for (std::size_t i = 0; i < keep; ++i) out[i].assign({v, partners[i].second});
 }
 
 /// Sorts groups lexicographically and removes duplicates.
@@ -194,8 +195,9 @@ Groups neighbourhood_candidates(CsrView graph, std::span<const Weight> rowsum,
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, starts.size(), 64), [&](const auto& range) {
     GrowthScratch& local = scratch.local();
     std::vector<std::vector<Index>> groups;
+    std::vector<std::pair<Weight, Index>> partners;
     for (std::size_t s = range.begin(); s != range.end(); ++s) {
-      seeds_of(graph, free, starts[s], seeds, groups);
+      seeds_of(graph, free, starts[s], seeds, partners, groups);
       for (std::size_t g = 0; g < groups.size(); ++g) {
         local.grow(graph, rowsum, free, fillers, k, groups[g]);
         if (static_cast<Index>(groups[g].size()) != k) continue;
@@ -220,8 +222,9 @@ Groups neighbourhood_candidates_seq(CsrView graph, std::span<const Weight> rowsu
   GrowthScratch scratch(static_cast<Index>(free.size()));
   std::vector<Index> flat;
   std::vector<std::vector<Index>> groups;
+  std::vector<std::pair<Weight, Index>> partners;
   for (Index v : seed_vertices(graph, free)) {
-    seeds_of(graph, free, v, seeds, groups);
+    seeds_of(graph, free, v, seeds, partners, groups);
     for (auto& group : groups) {
       scratch.grow(graph, rowsum, free, fillers, k, group);
       if (static_cast<Index>(group.size()) == k)

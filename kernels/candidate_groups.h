@@ -18,8 +18,8 @@ Groups all_k_subsets(std::span<const std::uint8_t> free, Index k);
 /// when a group has no free partner left to add.
 std::vector<Index> filler_order(std::span<const Weight> rowsum, std::span<const std::uint8_t> free);
 
-/// Neighbourhood candidates. Every free vertex v with a free neighbour seeds up to `seeds` groups:
-/// {v} and {v, u} for its seeds-1 heaviest free neighbours u; each seed grows greedily to k members
+/// Neighbourhood candidates. Every free vertex v with a free neighbour seeds up to `seeds` groups
+/// {v, u}, u among its heaviest free neighbours; each seed grows greedily to k members
 /// by adding the free vertex with the largest communication with the group (ties: smaller row sum,
 /// then smaller index), and when no free neighbour is left, the first unused vertex of `fillers`.
 /// Duplicates are removed; the result is sorted lexicographically (so a candidate's index is a

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_sort.h>
 
@@ -22,27 +23,33 @@ Weight row_sum(CsrView graph, Index i) {
   return sum;
 }
 
-/// sum over ordered pairs (i, j) of the group of m[i][j]; members are sorted, so membership is a
-/// binary search.
-Weight internal_weight(CsrView graph, std::span<const Index> members) {
-  Weight inside = 0.0;
-  for (Index i : members) {
-    if (i >= static_cast<Index>(graph.offsets.size()) - 1) continue;
-    for (Offset e = graph.row_begin(i); e < graph.row_end(i); ++e) {
-      if (std::binary_search(members.begin(), members.end(),
-                             graph.targets[static_cast<std::size_t>(e)])) {
-        inside += graph.weights[static_cast<std::size_t>(e)];
+/// Marks the members of the group being valued with the group's index, so that "is j in the
+/// group" costs O(1); indexes are unique per call, so marks never need clearing.
+class MemberMarks {
+ public:
+  explicit MemberMarks(Index n) : mark_(static_cast<std::size_t>(n), -1) {}
+
+  /// value(G) = sum of the members' row sums - sum over ordered pairs inside G.
+  Weight value_of(CsrView graph, std::span<const Weight> rowsum, std::span<const Index> members,
+                  Index g) {
+    for (Index i : members) mark_[at(i)] = g;
+    const Index stored = static_cast<Index>(graph.offsets.size()) - 1;
+    Weight outgoing = 0.0;
+    Weight inside = 0.0;
+    for (Index i : members) {
+      outgoing += rowsum[at(i)];
+      if (i >= stored) continue;
+      for (Offset e = graph.row_begin(i); e < graph.row_end(i); ++e) {
+        if (mark_[at(graph.targets[static_cast<std::size_t>(e)])] == g)
+          inside += graph.weights[static_cast<std::size_t>(e)];
       }
     }
+    return outgoing - inside;
   }
-  return inside;
-}
 
-Weight value_of(CsrView graph, std::span<const Weight> rowsum, std::span<const Index> members) {
-  Weight outgoing = 0.0;
-  for (Index i : members) outgoing += rowsum[at(i)];
-  return outgoing - internal_weight(graph, members);
-}
+ private:
+  std::vector<Index> mark_;
+};
 
 }  // namespace
 
@@ -61,16 +68,24 @@ std::vector<Weight> row_sums_seq(CsrView graph) {
 std::vector<Weight> group_values(CsrView graph, std::span<const Weight> rowsum,
                                  const Groups& groups) {
   std::vector<Weight> values(at(groups.count()));
-  tbb::parallel_for(Index{0}, groups.count(),
-                    [&](Index g) { values[at(g)] = value_of(graph, rowsum, groups.group(g)); });
+  const Index n = graph.n;
+  tbb::enumerable_thread_specific<MemberMarks> marks([n] { return MemberMarks(n); });
+  tbb::parallel_for(tbb::blocked_range<Index>(0, groups.count(), 512),
+                    [&](const tbb::blocked_range<Index>& range) {
+                      MemberMarks& local = marks.local();
+                      for (Index g = range.begin(); g != range.end(); ++g) {
+                        values[at(g)] = local.value_of(graph, rowsum, groups.group(g), g);
+                      }
+                    });
   return values;
 }
 
 std::vector<Weight> group_values_seq(CsrView graph, std::span<const Weight> rowsum,
                                      const Groups& groups) {
   std::vector<Weight> values(at(groups.count()));
+  MemberMarks marks(graph.n);
   for (Index g = 0; g < groups.count(); ++g)
-    values[at(g)] = value_of(graph, rowsum, groups.group(g));
+    values[at(g)] = marks.value_of(graph, rowsum, groups.group(g), g);
   return values;
 }
 

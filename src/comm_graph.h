@@ -29,21 +29,23 @@ class CommGraph {
 
   /// Builds from directed rows (CSR with rows sorted by column, entries > 0, no diagonal).
   /// If the rows are not symmetric they are symmetrised as C + C^T.
-  static CommGraph from_directed_rows(Index n, std::vector<Offset> offsets, std::vector<Index> targets,
-                                      std::vector<Weight> weights);
+  static CommGraph from_directed_rows(Index n, std::vector<Offset> offsets,
+                                      std::vector<Index> targets, std::vector<Weight> weights);
 
   /// Builds from unordered directed triplets (any order, duplicates summed, diagonal dropped).
   static CommGraph from_triplets(Index n, std::vector<Triplet> triplets);
 
   /// Builds from an already symmetric CSR (e.g. a METIS graph); the caller checked symmetry.
-  static CommGraph from_symmetric_csr(Index n, std::vector<Offset> offsets, std::vector<Index> targets,
-                                      std::vector<Weight> weights);
+  static CommGraph from_symmetric_csr(Index n, std::vector<Offset> offsets,
+                                      std::vector<Index> targets, std::vector<Weight> weights);
 
   [[nodiscard]] Index size() const { return n_; }
   [[nodiscard]] Offset nnz() const { return static_cast<Offset>(targets_.size()); }
   [[nodiscard]] bool was_symmetrised() const { return symmetrised_; }
   [[nodiscard]] double cost_scale() const { return symmetrised_ ? 0.5 : 1.0; }
-  [[nodiscard]] kernels::CsrView view() const { return kernels::CsrView{n_, offsets_, targets_, weights_}; }
+  [[nodiscard]] kernels::CsrView view() const {
+    return kernels::CsrView{n_, offsets_, targets_, weights_};
+  }
 
   /// Total volume over i != j of the input matrix.
   [[nodiscard]] double total_volume() const;

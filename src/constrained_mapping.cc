@@ -1,5 +1,4 @@
-// TreeMatch under --cores: top-down k-way splits where the allowed leaves unbalance the tree,
-// bottom-up TreeMatch inside subtrees whose leaves are all allowed.
+// TreeMatch under --cores: top-down k-way splits, bottom-up TreeMatch inside full subtrees.
 #include "src/constrained_mapping.h"
 
 #include <algorithm>
@@ -291,14 +290,18 @@ class TopDownMapper {
     result.mapping.leaf_of_rank = std::move(leaf_of_rank_);
     for (std::size_t d = 0; d < split_.size(); ++d) {
       if (split_[d].nodes == 0) continue;
-      result.levels.push_back(
-          LevelTrace{topology_.levels()[d].arity, split_[d].processes, 0, "constrained top-down",
-                     false, static_cast<std::size_t>(split_[d].nodes), split_[d].seconds});
+      result.levels.push_back(LevelTrace{.arity = topology_.levels()[d].arity,
+                                         .order = split_[d].processes,
+                                         .heuristic = "constrained top-down",
+                                         .candidates = static_cast<std::size_t>(split_[d].nodes),
+                                         .seconds = split_[d].seconds});
     }
     if (bottom_up_.nodes > 0) {
-      result.levels.push_back(LevelTrace{0, bottom_up_.processes, 0,
-                                         "bottom-up TreeMatch on full subtrees", false,
-                                         bottom_up_candidates_, bottom_up_.seconds});
+      result.levels.push_back(LevelTrace{.arity = 0,  // several subtrees, not one level
+                                         .order = bottom_up_.processes,
+                                         .heuristic = "bottom-up TreeMatch on full subtrees",
+                                         .candidates = bottom_up_candidates_,
+                                         .seconds = bottom_up_.seconds});
     }
     return result;
   }

@@ -1,5 +1,4 @@
-// TreeMatch under --cores constraints: the usable leaves make the tree unbalanced, so it maps
-// top-down.
+// TreeMatch under --cores: the allowed leaves unbalance the tree, so it maps top-down.
 #pragma once
 
 #include <vector>

@@ -15,9 +15,10 @@ struct GroupingContext {
   /// Enumerate every k-subset while C(p, k) stays at or below this; above it, candidates come
   /// from communication neighbourhoods.
   double exhaustive_limit = 20000.0;
-  /// Neighbourhood candidates started per process (the process alone, then with each of its
-  /// heaviest partners).
-  int seeds_per_process = 4;
+  /// Neighbourhood candidates started per process (with each of its heaviest partners).
+  int seeds_per_process = 2;
+  /// Candidate rounds over the processes left ungrouped before the final deterministic packing.
+  int max_rounds = 3;
   /// The three independent-set heuristics of the paper; the level keeps the cheapest result.
   bool smallest_value_first = true;
   bool largest_index_last = true;

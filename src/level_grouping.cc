@@ -38,8 +38,6 @@ std::string name_of(Heuristic h) {
   return "?";
 }
 
-constexpr int kMaxRounds = 8;
-
 /// One round's candidates with their values.
 struct Round {
   Groups candidates;
@@ -113,7 +111,7 @@ std::optional<LevelGrouping> run_heuristic(kernels::CsrView graph, std::span<con
   Groups chosen;
   chosen.k = k;
   LevelGrouping result;
-  for (int round_index = 0; round_index < kMaxRounds; ++round_index) {
+  for (int round_index = 0; round_index < std::max(ctx.max_rounds, 1); ++round_index) {
     const Round later = round_index == 0 ? Round{} : make_round(graph, rowsum, free, k, false, ctx);
     const Round& round = round_index == 0 ? first_round : later;
     if (round.candidates.count() == 0) break;

@@ -15,19 +15,24 @@
 namespace treematch {
 namespace {
 
-Index round_up(Index n, Index k) { return (n + k - 1) / k * k; }
+Index round_up(Index n, Index k) {
+  return (n + k - 1) / k * k;
+}
 
 void check_fits(Index processes, Index slots, const Context& ctx) {
   if (processes <= slots) return;
   throw std::invalid_argument(
       std::to_string(processes) + " processes do not fit on " + std::to_string(slots) + " slots (" +
       (ctx.placement.allowed_leaves.empty() ? std::string("all leaves") : std::string("--cores")) +
-      (ctx.placement.oversubscribe > 1 ? " x --oversubscribe " + std::to_string(ctx.placement.oversubscribe) : "") +
+      (ctx.placement.oversubscribe > 1
+           ? " x --oversubscribe " + std::to_string(ctx.placement.oversubscribe)
+           : "") +
       "); use --oversubscribe N to place N processes per core");
 }
 
 /// Algorithm 1 over the given arities (bottom-up): returns leaf positions in `tree`.
-TreeMatchResult walk(const CommGraph& graph, const std::vector<Index>& arities, const GroupingContext& ctx) {
+TreeMatchResult walk(const CommGraph& graph, const std::vector<Index>& arities,
+                     const GroupingContext& ctx) {
   TreeMatchResult result;
   std::vector<GroupLevel> levels;
   kernels::Csr aggregated;
@@ -43,9 +48,10 @@ TreeMatchResult walk(const CommGraph& graph, const std::vector<Index>& arities, 
     aggregated = kernels::aggregate(m, grouping.groups);
     m = aggregated.view();
     levels.push_back(GroupLevel{std::move(grouping.groups), order});
-    result.levels.push_back(LevelTrace{k, order, levels.back().groups.count() * k - order, grouping.heuristic,
-                                       grouping.exhaustive, grouping.candidates,
-                                       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()});
+    result.levels.push_back(LevelTrace{
+        k, order, levels.back().groups.count() * k - order, grouping.heuristic, grouping.exhaustive,
+        grouping.candidates,
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()});
   }
   // MapGroups: top-down through the group hierarchy.
   result.mapping.leaf_of_rank = map_groups(levels);
@@ -68,10 +74,12 @@ std::vector<Index> walked_arities(const Topology& tree, Index processes, bool sp
   return arities;
 }
 
-TreeMatchResult treematch_map(const CommGraph& graph, const Topology& topology, const Context& ctx) {
+TreeMatchResult treematch_map(const CommGraph& graph, const Topology& topology,
+                              const Context& ctx) {
   const Index per_leaf = ctx.placement.oversubscribe;
   if (!ctx.placement.allowed_leaves.empty()) {
-    check_fits(graph.size(), static_cast<Index>(ctx.placement.allowed_leaves.size()) * per_leaf, ctx);
+    check_fits(graph.size(), static_cast<Index>(ctx.placement.allowed_leaves.size()) * per_leaf,
+               ctx);
     return constrained_treematch_map(graph, topology, ctx);
   }
   check_fits(graph.size(), topology.leaf_count() * per_leaf, ctx);
@@ -85,11 +93,13 @@ TreeMatchResult treematch_map(const CommGraph& graph, const Topology& topology, 
 
   const std::vector<Index> split = walked_arities(tree, graph.size(), /*split=*/true);
   const std::vector<Index> unsplit = walked_arities(tree, graph.size(), /*split=*/false);
-  TreeMatchResult result = walk(graph, ctx.tree.split == AritySplit::kNever ? unsplit : split, ctx.grouping);
+  TreeMatchResult result =
+      walk(graph, ctx.tree.split == AritySplit::kNever ? unsplit : split, ctx.grouping);
   if (ctx.tree.split == AritySplit::kBest && split != unsplit) {
     // Table 2 bounds the enumeration, not the quality: keep the unsplit walk when it maps cheaper.
     TreeMatchResult other = walk(graph, unsplit, ctx.grouping);
-    if (evaluate_cost(graph, tree, other.mapping).weighted < evaluate_cost(graph, tree, result.mapping).weighted) {
+    if (evaluate_cost(graph, tree, other.mapping).weighted <
+        evaluate_cost(graph, tree, result.mapping).weighted) {
       result = std::move(other);
     }
   }

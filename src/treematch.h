@@ -33,7 +33,8 @@ struct TreeMatchResult {
 TreeMatchResult treematch_map(const CommGraph& graph, const Topology& topology, const Context& ctx);
 
 /// The arities TreeMatch walks, bottom-up, for p processes on `tree`, with Table 2 splitting when
-/// `split`. With ctx.tree.split == kBest both walks run and the cheaper mapping (weighted cost) wins.
+/// `split`. With ctx.tree.split == kBest both walks run and the cheaper mapping (weighted cost)
+/// wins.
 std::vector<Index> walked_arities(const Topology& tree, Index processes, bool split);
 
 }  // namespace treematch

@@ -101,6 +101,7 @@ int main(int argc, char** argv) {
   std::string cases_text;
   std::string json_path;
   std::string scotch_path;
+  std::string scotch_args;
   bool keep_temp = false;
   bool list = false;
   app.add_option("--cases", cases_text,
@@ -112,6 +113,9 @@ int main(int argc, char** argv) {
                  "treematch executable (default: ../treematch beside this program)");
   app.add_option("--scotch", scotch_path,
                  "scotch_gmap executable (default: from PATH; none = Scotch columns n/a)");
+  app.add_option(
+      "--scotch-args", scotch_args,
+      "extra scotch_gmap options, e.g. --scotch-args=-b0 (default: none, its default strategy)");
   app.add_option("--seed", options.seed, "seed of the stencil permutations, random and MPIPP")
       ->capture_default_str();
   app.add_option("--threads", options.threads,
@@ -159,6 +163,7 @@ int main(int argc, char** argv) {
 
   if (options.treematch.empty()) options.treematch = default_treematch();
   if (options.data_dir.empty()) options.data_dir = default_data_dir();
+  options.scotch_args = split_list(scotch_args);
   options.scotch = find_in_path(scotch_path.empty() ? std::string("scotch_gmap") : scotch_path);
   if (::access(options.treematch.c_str(), X_OK) != 0) {
     std::cerr << "treematch-bench: error: --treematch " << options.treematch
@@ -182,6 +187,7 @@ int main(int argc, char** argv) {
     RunInfo info;
     info.treematch = options.treematch;
     info.scotch = options.scotch;
+    info.scotch_args = scotch_args;
     info.data_dir = options.data_dir;
     info.seed = options.seed;
     info.threads = options.threads;
@@ -203,12 +209,13 @@ int main(int argc, char** argv) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
     std::cout << fmt::format(
-        "treematch vs scotch_gmap (default strategy, uniform-cost tleaf of the same shape); costs "
+        "treematch vs scotch_gmap ({}; target: uniform-cost tleaf of the same shape); costs "
         "from evaluate_cost\n"
         "hop-bytes = sum over i != j of C[i][j] x tree edges between their cores; walls = whole "
         "command, min of {} "
         "run(s); RSS = peak (ru_maxrss; /bin/true launched the same way: {:.1f} MiB)\n"
         "Sc ml = Scotch's max load (most processes on one core); seed {}, treematch threads {}\n\n",
+        scotch_args.empty() ? std::string("default strategy") : "options " + scotch_args,
         options.repeat, info.rss_floor_mib, options.seed,
         options.threads > 0 ? std::to_string(options.threads) : "all");
     std::cout << render_table(results) << '\n';

@@ -5,6 +5,8 @@
 #include <chrono>
 #include <exception>
 #include <functional>
+#include <tuple>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -45,13 +47,18 @@ std::string tail(const std::string& text, std::size_t bytes) {
   return text.size() <= bytes ? text : "..." + text.substr(text.size() - bytes);
 }
 
-Index max_load(const Mapping& mapping, Index leaves) {
+/// (most processes on one leaf, leaves holding more than one process).
+std::pair<Index, Index> load_stats(const Mapping& mapping, Index leaves) {
   std::vector<Index> load(static_cast<std::size_t>(leaves), 0);
   Index most = 0;
+  Index overloaded = 0;
   for (const Index leaf : mapping.leaf_of_rank) {
-    if (leaf >= 0 && leaf < leaves) most = std::max(most, ++load[static_cast<std::size_t>(leaf)]);
+    if (leaf < 0 || leaf >= leaves) continue;
+    Index& here = load[static_cast<std::size_t>(leaf)];
+    if (++here == 2) ++overloaded;
+    most = std::max(most, here);
   }
-  return most;
+  return {most, overloaded};
 }
 
 /// Runs `argv` `repeat` times; `output` is the mapping file the command writes (removed before
@@ -190,7 +197,7 @@ CaseResult run_case(const CaseSpec& spec, const BenchOptions& options, const fs:
         const Mapping mapping = io::read_mapping((dir / "treematch.perm").string(), topology,
                                                  io::Numbering::kLogical, p);
         tm.cost = evaluate_cost(graph, topology, mapping);
-        tm.max_load = max_load(mapping, topology.leaf_count());
+        std::tie(tm.max_load, tm.overloaded_leaves) = load_stats(mapping, topology.leaf_count());
       } catch (const std::exception& e) {
         tm.failure = std::string("unreadable mapping: ") + e.what();
       }
@@ -206,8 +213,10 @@ CaseResult run_case(const CaseSpec& spec, const BenchOptions& options, const fs:
   if (options.scotch.empty()) {
     sc.failure = "n/a: scotch_gmap not found";
   } else {
-    const std::vector<std::string> argv{options.scotch, scotch_graph.string(),
-                                        scotch_target.string(), (dir / "scotch.map").string()};
+    std::vector<std::string> argv{options.scotch};
+    argv.insert(argv.end(), options.scotch_args.begin(), options.scotch_args.end());
+    for (const fs::path& file : {scotch_graph, scotch_target, dir / "scotch.map"})
+      argv.push_back(file.string());
     run_repeated(spawner, argv, dir / "scotch.map", dir / "scotch", options, sc);
     if (sc.failure.empty()) {
       try {
@@ -215,6 +224,7 @@ CaseResult run_case(const CaseSpec& spec, const BenchOptions& options, const fs:
             read_scotch_mapping((dir / "scotch.map").string(), p, topology.leaf_count());
         sc.cost = evaluate_cost(graph, topology, mapping.mapping);
         sc.max_load = mapping.max_load;
+        sc.overloaded_leaves = mapping.overloaded_leaves;
       } catch (const std::exception& e) {
         sc.failure = std::string("unreadable mapping: ") + e.what();
       }

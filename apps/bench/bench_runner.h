@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "apps/bench/bench_cases.h"
 #include "apps/bench/report.h"
@@ -13,12 +14,14 @@
 namespace treematch::bench {
 
 struct BenchOptions {
-  std::string treematch;   ///< path of the treematch executable
-  std::string scotch;      ///< path of scotch_gmap; empty = not available (Scotch columns n/a)
-  std::string data_dir;    ///< the shared data folder
-  std::uint64_t seed = 1;  ///< stencil permutations, random baseline, MPIPP starts
-  int threads = 0;         ///< passed to treematch as --threads when > 0
-  int repeat = 1;          ///< runs of each command; the minimum wall time is reported
+  std::string treematch;  ///< path of the treematch executable
+  std::string scotch;     ///< path of scotch_gmap; empty = not available (Scotch columns n/a)
+  std::vector<std::string>
+      scotch_args;                   ///< extra scotch_gmap options (e.g. -b0), put before the files
+  std::string data_dir;              ///< the shared data folder
+  std::uint64_t seed = 1;            ///< stencil permutations, random baseline, MPIPP starts
+  int threads = 0;                   ///< passed to treematch as --threads when > 0
+  int repeat = 1;                    ///< runs of each command; the minimum wall time is reported
   unsigned timeout_seconds = 900;    ///< per command run; 0 = none
   Index max_dense = 256;             ///< matrices up to this order go to treematch as dense .mat
   Index mpipp_max_processes = 1024;  ///< MPIPP.5 runs only up to this many processes

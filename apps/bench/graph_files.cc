@@ -194,7 +194,9 @@ ScotchMapping read_scotch_mapping(const std::string& path, Index vertices, Index
     if (slot >= 0)
       throw std::runtime_error(path + ": vertex " + std::to_string(vertex) + " is mapped twice");
     slot = static_cast<Index>(terminal);
-    result.max_load = std::max(result.max_load, ++load[static_cast<std::size_t>(terminal)]);
+    Index& here = load[static_cast<std::size_t>(terminal)];
+    if (++here == 2) ++result.overloaded_leaves;
+    result.max_load = std::max(result.max_load, here);
   }
   return result;
 }

@@ -49,10 +49,11 @@ ScotchWeights write_scotch_graph(const std::string& path, const CommGraph& graph
 /// at least one level of arity >= 2).
 std::string uniform_tleaf(const Topology& topology);
 
-/// A Scotch mapping as read back, and the largest number of processes it put on one leaf.
+/// A Scotch mapping as read back, and how evenly it filled the leaves.
 struct ScotchMapping {
   Mapping mapping;
-  Index max_load = 0;
+  Index max_load = 0;           ///< most processes on one leaf
+  Index overloaded_leaves = 0;  ///< leaves holding more than one process
 };
 
 /// Reads scotch_gmap's output: a count line, then "<vertex> <terminal>" lines, one per vertex in

@@ -59,10 +59,13 @@ std::string row_notes(const CaseResult& c, Notes& notes) {
     refs += notes.add(c.name + " treematch: " + c.treematch.failure);
   }
   if (!c.scotch.ok()) refs += notes.add(c.name + " scotch: " + c.scotch.failure);
-  if (c.treematch.ok() && c.treematch.max_load > 1) {
-    refs += notes.add(c.name + " treematch put " + std::to_string(c.treematch.max_load) +
-                      " processes on one leaf");
-  }
+  const auto overload_note = [&](const char* who, const ToolResult& tool) {
+    if (!tool.ok() || tool.max_load <= 1) return;
+    refs += notes.add(fmt::format("{} {}: {} of {} leaves hold more than one process (at most {})",
+                                  c.name, who, tool.overloaded_leaves, c.leaves, tool.max_load));
+  };
+  overload_note("treematch", c.treematch);
+  overload_note("scotch", c.scotch);
   if (c.treematch.varied)
     refs += notes.add(c.name + " treematch printed different mappings across --repeat runs");
   if (c.scotch.varied)
@@ -78,7 +81,7 @@ std::string row_notes(const CaseResult& c, Notes& notes) {
 std::string render_table(const std::vector<CaseResult>& results) {
   Notes notes;
   std::string out = fmt::format(
-      "{:<11} {:>6} {:>7} {:>6} | {:>10} {:>10} {:>6} | {:>10} {:>10} {:>10} {:>10} | {:>7} {:>7} "
+      "{:<13} {:>6} {:>7} {:>6} | {:>10} {:>10} {:>6} | {:>10} {:>10} {:>10} {:>10} | {:>7} {:>7} "
       "{:>6} | {:>6} {:>6} "
       "| {:>5} {}\n",
       "case", "p", "nnz", "leaves", "TM hop-B", "Sc hop-B", "TM/Sc", "packed", "RR", "random",
@@ -86,7 +89,7 @@ std::string render_table(const std::vector<CaseResult>& results) {
   out += std::string(out.size() - 1, '-') + "\n";
   for (const CaseResult& c : results) {
     if (!c.error.empty()) {
-      out += fmt::format("{:<11} {:>6} {:>7} {:>6} | not run {}\n", c.name,
+      out += fmt::format("{:<13} {:>6} {:>7} {:>6} | not run {}\n", c.name,
                          c.processes > 0 ? std::to_string(c.processes) : "-",
                          c.entries > 0 ? std::to_string(c.entries) : "-",
                          c.leaves > 0 ? std::to_string(c.leaves) : "-", row_notes(c, notes));
@@ -96,7 +99,7 @@ std::string render_table(const std::vector<CaseResult>& results) {
     const ToolResult& sc = c.scotch;
     const bool both = tm.ok() && sc.ok();
     out += fmt::format(
-        "{:<11} {:>6} {:>7} {:>6} | {:>10} {:>10} {:>6} | {:>10} {:>10} {:>10} {:>10} | {:>7} "
+        "{:<13} {:>6} {:>7} {:>6} | {:>10} {:>10} {:>6} | {:>10} {:>10} {:>10} {:>10} | {:>7} "
         "{:>7} {:>6} | {:>6} "
         "{:>6} | {:>5} {}\n",
         c.name, c.processes, c.entries, c.leaves, tool_cell(tm, tm.cost.hop_bytes),
@@ -127,7 +130,7 @@ std::string render_table(const std::vector<CaseResult>& results) {
 
 std::string render_weighted_table(const std::vector<CaseResult>& results) {
   std::string out = fmt::format(
-      "{:<11} {:<34} | {:>10} {:>10} {:>6} | {:>10} {:>10} {:>10} {:>10}\n", "case",
+      "{:<13} {:<34} | {:>10} {:>10} {:>6} | {:>10} {:>10} {:>10} {:>10}\n", "case",
       "topology (link costs)", "TM", "Scotch", "TM/Sc", "packed", "RR", "random", "MPIPP.5");
   out += std::string(out.size() - 1, '-') + "\n";
   for (const CaseResult& c : results) {
@@ -137,7 +140,7 @@ std::string render_weighted_table(const std::vector<CaseResult>& results) {
     std::string topo = c.topology_tleaf;
     if (topo.size() > 34) topo = topo.substr(0, 31) + "...";
     out +=
-        fmt::format("{:<11} {:<34} | {:>10} {:>10} {:>6} | {:>10} {:>10} {:>10} {:>10}\n", c.name,
+        fmt::format("{:<13} {:<34} | {:>10} {:>10} {:>6} | {:>10} {:>10} {:>10} {:>10}\n", c.name,
                     topo, tool_cell(tm, tm.cost.weighted), tool_cell(sc, sc.cost.weighted),
                     tm.ok() && sc.ok() ? ratio_cell(tm.cost.weighted, sc.cost.weighted) : "-",
                     baseline_cell(c, "packed", true), baseline_cell(c, "round-robin", true),
@@ -164,6 +167,7 @@ nlohmann::json tool_json(const ToolResult& t) {
   if (t.ok()) {
     j["cost"] = cost_json(t.cost);
     j["max_load"] = t.max_load;
+    j["overloaded_leaves"] = t.overloaded_leaves;
     j["mapping_varied_across_runs"] = t.varied;
   }
   return j;
@@ -175,6 +179,7 @@ nlohmann::json to_json(const RunInfo& info, const std::vector<CaseResult>& resul
   nlohmann::json run{
       {"treematch", info.treematch},
       {"scotch_gmap", info.scotch.empty() ? nlohmann::json(nullptr) : nlohmann::json(info.scotch)},
+      {"scotch_gmap_args", info.scotch_args},
       {"data_dir", info.data_dir},
       {"seed", info.seed},
       {"threads", info.threads},

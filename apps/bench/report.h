@@ -19,10 +19,11 @@ struct ToolResult {
   double min_wall_seconds = 0.0;
   double max_rss_mib = 0.0;  ///< the largest peak RSS over the runs
   MappingCost cost;
-  Index max_load = 0;    ///< most processes on one leaf
-  bool varied = false;   ///< the runs did not all print the same mapping
-  std::string command;   ///< the command line of a run, for the record
-  std::string log_tail;  ///< the end of the command's stderr
+  Index max_load = 0;           ///< most processes on one leaf
+  Index overloaded_leaves = 0;  ///< leaves holding more than one process
+  bool varied = false;          ///< the runs did not all print the same mapping
+  std::string command;          ///< the command line of a run, for the record
+  std::string log_tail;         ///< the end of the command's stderr
 
   [[nodiscard]] bool ok() const { return attempted && failure.empty(); }
 };
@@ -57,7 +58,8 @@ struct CaseResult {
 /// Settings and environment of the run, printed above the table and saved in the JSON.
 struct RunInfo {
   std::string treematch;
-  std::string scotch;  ///< empty when not found
+  std::string scotch;       ///< empty when not found
+  std::string scotch_args;  ///< extra options given to scotch_gmap
   std::string data_dir;
   std::uint64_t seed = 0;
   int threads = 0;

@@ -19,7 +19,9 @@ namespace {
 
 const std::string kTopology = "tleaf 3 4 100 2 10 16 1";  // 4 nodes x 2 sockets x 16 cores
 
-std::string clover128() { return data_dir() + "/pacos/examples/taskgraph/CloverLeaf128.APHiD"; }
+std::string clover128() {
+  return data_dir() + "/pacos/examples/taskgraph/CloverLeaf128.APHiD";
+}
 
 std::vector<Index> parse_perm(const std::string& text) {
   std::vector<Index> leaves;
@@ -39,7 +41,8 @@ std::vector<std::string> lines_of(const std::string& text) {
 
 TEST(CliMap, PermIsAPermutationWhoseCostTheCheckerConfirms) {
   TempDir dir;
-  const CommandResult run = run_treematch("map -m " + quote(clover128()) + " -t " + quote(kTopology), dir);
+  const CommandResult run =
+      run_treematch("map -m " + quote(clover128()) + " -t " + quote(kTopology), dir);
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const std::vector<Index> leaves = parse_perm(run.out);
   ASSERT_EQ(leaves.size(), 128u);
@@ -51,9 +54,10 @@ TEST(CliMap, PermIsAPermutationWhoseCostTheCheckerConfirms) {
   const Topology topology = io::read_topology(kTopology);
   const MappingCost cost = evaluate_cost(graph, topology, Mapping{leaves});
   std::ofstream(dir.file("ours.perm")) << run.out;
-  const CommandResult eval = run_treematch("eval --json -m " + quote(clover128()) + " -t " + quote(kTopology) +
-                                               " --mapping " + dir.file("ours.perm"),
-                                           dir);
+  const CommandResult eval =
+      run_treematch("eval --json -m " + quote(clover128()) + " -t " + quote(kTopology) +
+                        " --mapping " + dir.file("ours.perm"),
+                    dir);
   ASSERT_EQ(eval.exit_code, 0) << eval.err;
   const auto j = nlohmann::json::parse(eval.out);
   EXPECT_DOUBLE_EQ(j["hop_bytes"].get<double>(), cost.hop_bytes);
@@ -62,8 +66,8 @@ TEST(CliMap, PermIsAPermutationWhoseCostTheCheckerConfirms) {
 
 TEST(CliMap, CompareListsEveryBaselineAndTreeMatchBeatsPacked) {
   TempDir dir;
-  const CommandResult run =
-      run_treematch("map --compare --format json -m " + quote(clover128()) + " -t " + quote(kTopology), dir);
+  const CommandResult run = run_treematch(
+      "map --compare --format json -m " + quote(clover128()) + " -t " + quote(kTopology), dir);
   ASSERT_EQ(run.exit_code, 0) << run.err;
   for (const char* name : {"treematch", "packed", "round-robin", "random", "MPIPP.1", "MPIPP.5"}) {
     EXPECT_NE(run.err.find(name), std::string::npos) << name;
@@ -79,9 +83,10 @@ TEST(CliMap, CompareListsEveryBaselineAndTreeMatchBeatsPacked) {
 TEST(CliMap, RankfileNamesHostsAndSlotsWithinANode) {
   TempDir dir;
   const std::string out = dir.file("job.rankfile");
-  const CommandResult run = run_treematch("map --format rankfile --node-size 32 --hosts a,b,c,d -m " +
-                                              quote(clover128()) + " -t " + quote(kTopology) + " -o " + out,
-                                          dir);
+  const CommandResult run =
+      run_treematch("map --format rankfile --node-size 32 --hosts a,b,c,d -m " +
+                        quote(clover128()) + " -t " + quote(kTopology) + " -o " + out,
+                    dir);
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_TRUE(run.out.empty());
   const std::vector<std::string> lines = lines_of(read_text(out));
@@ -98,8 +103,8 @@ TEST(CliMap, RankfileNamesHostsAndSlotsWithinANode) {
 TEST(CliMap, SlurmAndHydraBindEveryRankOnce) {
   TempDir dir;
   for (const std::string format : {"slurm", "hydra"}) {
-    const CommandResult run = run_treematch("map --node-size 32 --format " + format + " -m " + quote(clover128()) +
-                                                " -t " + quote(kTopology),
+    const CommandResult run = run_treematch("map --node-size 32 --format " + format + " -m " +
+                                                quote(clover128()) + " -t " + quote(kTopology),
                                             dir);
     ASSERT_EQ(run.exit_code, 0) << run.err;
     std::size_t bound = 0;
@@ -118,13 +123,13 @@ TEST(CliMap, PhysicalNumberingPrintsOsIndexes) {
   TempDir dir;
   const std::string topology = "pack:2 core:4 pu:1(indexes=0,2,4,6,1,3,5,7)";
   const CommandResult logical =
-      run_treematch("map -m " + quote(data_dir() + "/pacos/examples/taskgraph/16.mat") + " --oversubscribe 2 -t " +
-                        quote(topology),
-                    dir);
-  const CommandResult physical =
-      run_treematch("map --numbering physical -m " + quote(data_dir() + "/pacos/examples/taskgraph/16.mat") +
+      run_treematch("map -m " + quote(data_dir() + "/pacos/examples/taskgraph/16.mat") +
                         " --oversubscribe 2 -t " + quote(topology),
                     dir);
+  const CommandResult physical = run_treematch(
+      "map --numbering physical -m " + quote(data_dir() + "/pacos/examples/taskgraph/16.mat") +
+          " --oversubscribe 2 -t " + quote(topology),
+      dir);
   ASSERT_EQ(logical.exit_code, 0) << logical.err;
   ASSERT_EQ(physical.exit_code, 0) << physical.err;
   const std::vector<Index> os_of_logical{0, 2, 4, 6, 1, 3, 5, 7};
@@ -132,15 +137,16 @@ TEST(CliMap, PhysicalNumberingPrintsOsIndexes) {
   const std::vector<Index> p = parse_perm(physical.out);
   ASSERT_EQ(l.size(), 16u);
   ASSERT_EQ(p.size(), 16u);
-  for (std::size_t i = 0; i < l.size(); ++i) EXPECT_EQ(p[i], os_of_logical[static_cast<std::size_t>(l[i])]);
+  for (std::size_t i = 0; i < l.size(); ++i)
+    EXPECT_EQ(p[i], os_of_logical[static_cast<std::size_t>(l[i])]);
 }
 
 struct BadInput {
   std::string name;
-  std::string file;     ///< fixture file name ("" = none)
-  std::string content;  ///< fixture content
-  std::string arguments;  ///< {file} is replaced by the fixture path
-  std::string keyword;    ///< must appear in the message
+  std::string file;        ///< fixture file name ("" = none)
+  std::string content;     ///< fixture content
+  std::string arguments;   ///< {file} is replaced by the fixture path
+  std::string keyword;     ///< must appear in the message
   bool names_file = true;  ///< the message names the fixture (else an option, named by keyword)
 };
 
@@ -171,21 +177,25 @@ TEST_P(CliBadInput, OneLineErrorNamingTheProblemNonZeroExitNoOutput) {
 INSTANTIATE_TEST_SUITE_P(
     Inputs, CliBadInput,
     ::testing::Values(
-        BadInput{"non_square", "m.mat", "0 1 2\n1 0 3\n", "map -m {file} -t 'tleaf 1 8 1'", "square"},
-        BadInput{"ragged", "m.mat", "0 1 2\n1 0\n2 1 0\n", "map -m {file} -t 'tleaf 1 8 1'", "ragged"},
+        BadInput{"non_square", "m.mat", "0 1 2\n1 0 3\n", "map -m {file} -t 'tleaf 1 8 1'",
+                 "square"},
+        BadInput{"ragged", "m.mat", "0 1 2\n1 0\n2 1 0\n", "map -m {file} -t 'tleaf 1 8 1'",
+                 "ragged"},
         BadInput{"negative", "m.mat", "0 -1\n-1 0\n", "map -m {file} -t 'tleaf 1 8 1'", "negative"},
         BadInput{"nan", "m.mat", "0 nan\nnan 0\n", "map -m {file} -t 'tleaf 1 8 1'", "NaN"},
         BadInput{"not_hdf5", "m.h5", "hello\n", "map -m {file} -t 'tleaf 1 8 1'", "HDF5"},
-        BadInput{"metis_edge_count_lies", "m.graph", "3 3 001\n2 1\n1 1 3 1\n2 1\n", "map -m {file} -t 'tleaf 1 8 1'",
-                 "edge"},
-        BadInput{"metis_asymmetric", "m.graph", "3 2 001\n2 1\n1 1 3 1\n2 5\n", "map -m {file} -t 'tleaf 1 8 1'",
-                 "symmetric"},
-        BadInput{"fewer_leaves_than_processes", "m.mat", "0 1 1\n1 0 1\n1 1 0\n", "map -m {file} -t 'tleaf 1 2 1'",
-                 "--oversubscribe"},
-        BadInput{"cores_names_missing_leaf", "m.mat", "0 1\n1 0\n", "map -m {file} -t 'tleaf 2 2 1 2 1' --cores 0,9",
-                 "--cores: names leaf 9", false},
-        BadInput{"missing_matrix", "", "", "map -m /nonexistent/m.mat -t 'tleaf 1 2 1'", "/nonexistent/m.mat"},
-        BadInput{"bad_topology_string", "m.mat", "0 1\n1 0\n", "map -m {file} -t 'pack:two core:2'", "--topology: cannot parse 'pack:two", false}),
+        BadInput{"metis_edge_count_lies", "m.graph", "3 3 001\n2 1\n1 1 3 1\n2 1\n",
+                 "map -m {file} -t 'tleaf 1 8 1'", "edge"},
+        BadInput{"metis_asymmetric", "m.graph", "3 2 001\n2 1\n1 1 3 1\n2 5\n",
+                 "map -m {file} -t 'tleaf 1 8 1'", "symmetric"},
+        BadInput{"fewer_leaves_than_processes", "m.mat", "0 1 1\n1 0 1\n1 1 0\n",
+                 "map -m {file} -t 'tleaf 1 2 1'", "--oversubscribe"},
+        BadInput{"cores_names_missing_leaf", "m.mat", "0 1\n1 0\n",
+                 "map -m {file} -t 'tleaf 2 2 1 2 1' --cores 0,9", "--cores: names leaf 9", false},
+        BadInput{"missing_matrix", "", "", "map -m /nonexistent/m.mat -t 'tleaf 1 2 1'",
+                 "/nonexistent/m.mat"},
+        BadInput{"bad_topology_string", "m.mat", "0 1\n1 0\n", "map -m {file} -t 'pack:two core:2'",
+                 "--topology: cannot parse 'pack:two", false}),
     [](const ::testing::TestParamInfo<BadInput>& param) { return param.param.name; });
 
 }  // namespace

@@ -1,4 +1,5 @@
-// TreeMatch's own examples (shared/data/pacos): our mapping costs no more than the reference tool's.
+// TreeMatch's own examples (shared/data/pacos): our mapping costs no more than the reference
+// tool's.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -84,13 +85,16 @@ class PacosReference : public ::testing::TestWithParam<ReferenceCase> {};
 TEST_P(PacosReference, OurCostIsAtMostTheReferenceCost) {
   const ReferenceCase& c = GetParam();
   const Translated t = translate(c.options);
-  if (!std::filesystem::exists(t.matrix)) GTEST_SKIP() << t.matrix << " is not in shared/data (only its reference)";
+  if (!std::filesystem::exists(t.matrix))
+    GTEST_SKIP() << t.matrix << " is not in shared/data (only its reference)";
   TempDir dir;
-  std::ofstream(dir.file("reference.perm")) << std::regex_replace(c.mapping, std::regex(","), "\n") << "\n";
+  std::ofstream(dir.file("reference.perm"))
+      << std::regex_replace(c.mapping, std::regex(","), "\n") << "\n";
 
   const CommandResult ours = run_treematch(t.map_arguments + " -o " + dir.file("ours.perm"), dir);
   ASSERT_EQ(ours.exit_code, 0) << ours.err;
-  const CommandResult ours_cost = run_treematch(t.eval_arguments + " --mapping " + dir.file("ours.perm"), dir);
+  const CommandResult ours_cost =
+      run_treematch(t.eval_arguments + " --mapping " + dir.file("ours.perm"), dir);
   const CommandResult reference_cost =
       run_treematch(t.eval_arguments + " --mapping " + dir.file("reference.perm"), dir);
   ASSERT_EQ(ours_cost.exit_code, 0) << ours_cost.err;
@@ -101,7 +105,9 @@ TEST_P(PacosReference, OurCostIsAtMostTheReferenceCost) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Examples, PacosReference, ::testing::ValuesIn(reference_cases()),
-                         [](const ::testing::TestParamInfo<ReferenceCase>& param) { return param.param.name; });
+                         [](const ::testing::TestParamInfo<ReferenceCase>& param) {
+                           return param.param.name;
+                         });
 
 }  // namespace
 }  // namespace treematch::testing

@@ -3,13 +3,13 @@
 
 #include <sys/wait.h>
 
+#include <unistd.h>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <unistd.h>
 
 namespace treematch::testing {
 
@@ -65,6 +65,8 @@ inline std::string data_dir() {
   return std::string(root ? root : TM_SOURCE_ROOT) + "/../shared/data";
 }
 
-inline std::string quote(const std::string& text) { return "'" + text + "'"; }
+inline std::string quote(const std::string& text) {
+  return "'" + text + "'";
+}
 
 }  // namespace treematch::testing

@@ -2,12 +2,15 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "io/hwloc_topology.h"
@@ -268,6 +271,60 @@ TEST(TopologyReadersTest, OwnSyntheticParserAgreesWithHwloc) {
     EXPECT_EQ(own.topology->leaf_os_indexes(), hwloc.leaf_os_indexes()) << description;
     EXPECT_EQ(own.topology->shape(), hwloc.shape()) << description;
     EXPECT_EQ(own.topology->machine_level(), hwloc.machine_level()) << description;
+  }
+}
+
+// Random small descriptions: types in any order, explicit permutations and level interleavings.
+TEST(TopologyReadersTest, OwnSyntheticParserAgreesWithHwlocOnRandomDescriptions) {
+  const std::vector<std::string> types{"group", "numa", "pack", "die", "l3",
+                                       "l2",    "l1d",  "l1i",  "core"};
+  std::mt19937 random(/*seed=*/7);
+  const auto below = [&](std::size_t n) { return static_cast<std::size_t>(random() % n); };
+  const auto shuffle = [&](auto& items) {  // Fisher-Yates, the same on every standard library
+    for (std::size_t i = items.size(); i > 1; --i) std::swap(items[i - 1], items[below(i)]);
+  };
+  for (int round = 0; round < 60; ++round) {
+    std::vector<std::string> chosen;
+    for (const std::string& type : types) {
+      if (below(3) == 0) chosen.push_back(type);
+    }
+    if (below(4) == 0) shuffle(chosen);
+    std::string description;
+    std::size_t total = 1;
+    for (const std::string& type : chosen) {
+      const std::size_t arity = 1 + below(3);
+      total *= arity;
+      description += type + ":" + std::to_string(arity) + " ";
+    }
+    const std::size_t pus = 1 + below(3);
+    total *= pus;
+    description += "pu:" + std::to_string(pus);
+    if (const std::size_t mode = below(3); mode == 1) {
+      std::vector<std::size_t> permutation(total);
+      for (std::size_t i = 0; i < total; ++i) permutation[i] = i;
+      shuffle(permutation);
+      description += "(indexes=";
+      for (std::size_t i = 0; i < total; ++i) {
+        if (i > 0) description += ',';
+        description += std::to_string(permutation[i]);
+      }
+      description += ")";
+    } else if (mode == 2 && !chosen.empty()) {
+      shuffle(chosen);
+      description += "(indexes=";
+      for (std::size_t i = 0, n = 1 + below(chosen.size()); i < n; ++i) {
+        if (i > 0) description += ':';
+        description += chosen[i];
+      }
+      description += ")";
+    }
+
+    const SyntheticParse own = parse_synthetic_without_hwloc(description);
+    const Topology hwloc = read_hwloc_synthetic(description, "hwloc");
+
+    ASSERT_TRUE(own.topology.has_value()) << description << ": " << own.unsupported;
+    EXPECT_EQ(own.topology->leaf_os_indexes(), hwloc.leaf_os_indexes()) << description;
+    EXPECT_EQ(own.topology->shape(), hwloc.shape()) << description;
   }
 }
 

@@ -1,5 +1,4 @@
-// Constrained TreeMatch (--cores): allowed leaves only, capacities, optimal and baseline costs,
-// determinism, and the k-way split it uses.
+// Tests of constrained TreeMatch (--cores) and of the k-way split it uses.
 #include "src/constrained_mapping.h"
 
 #include <gtest/gtest.h>

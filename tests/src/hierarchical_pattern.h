@@ -20,14 +20,16 @@ inline Topology tree_of(const std::vector<Index>& arities) {
 
 /// Ranks that share a subtree h levels up exchange base^(depth - h): pairs under one leaf-parent
 /// talk most, and so on. `rank_of_slot` relabels: the process at slot s is rank_of_slot[s].
-inline CommGraph hierarchical_pattern(const Topology& tree, const std::vector<Index>& rank_of_slot, double base = 10.0) {
+inline CommGraph hierarchical_pattern(const Topology& tree, const std::vector<Index>& rank_of_slot,
+                                      double base = 10.0) {
   const Index n = static_cast<Index>(rank_of_slot.size());
   std::vector<Triplet> triplets;
   for (Index a = 0; a < n; ++a) {
     for (Index b = 0; b < n; ++b) {
       if (a == b) continue;
       const int h = tree.common_ancestor_height(a, b);
-      triplets.push_back(Triplet{rank_of_slot[static_cast<std::size_t>(a)], rank_of_slot[static_cast<std::size_t>(b)],
+      triplets.push_back(Triplet{rank_of_slot[static_cast<std::size_t>(a)],
+                                 rank_of_slot[static_cast<std::size_t>(b)],
                                  std::pow(base, tree.depth() - h)});
     }
   }

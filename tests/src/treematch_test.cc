@@ -1,4 +1,5 @@
-// The TreeMatch driver: the seed's worked example, hierarchical patterns with a known optimum, properties.
+// The TreeMatch driver: the seed's worked example, hierarchical patterns with a known optimum,
+// properties.
 #include "src/treematch.h"
 
 #include <gtest/gtest.h>
@@ -20,7 +21,7 @@ using testing::tree_of;
 
 /// Seed 001, Fig. 9(a).
 CommGraph seed_graph() {
-  const double m[8][8] = {{0, 1000, 10, 1, 100, 1, 1, 1},   {1000, 0, 1000, 1, 1, 100, 1, 1},
+  const double m[8][8] = {{0, 1000, 10, 1, 100, 1, 1, 1},    {1000, 0, 1000, 1, 1, 100, 1, 1},
                           {10, 1000, 0, 1000, 1, 1, 100, 1}, {1, 1, 1000, 0, 1, 1, 1, 100},
                           {100, 1, 1, 1, 0, 1000, 10, 1},    {1, 100, 1, 1, 1000, 0, 1000, 1},
                           {1, 1, 100, 1, 10, 1000, 0, 1000}, {1, 1, 1, 100, 1, 1, 1000, 0}};
@@ -35,8 +36,9 @@ CommGraph seed_graph() {
 
 /// "pack:2 core:3 pu:2(indexes=0,2,4,6,8,10,1,3,5,7,9,11)"
 Topology seed_topology() {
-  return Topology({TreeLevel{2, 1.0, "Package"}, TreeLevel{3, 1.0, "Core"}, TreeLevel{2, 1.0, "PU"}},
-                  {0, 2, 4, 6, 8, 10, 1, 3, 5, 7, 9, 11});
+  return Topology(
+      {TreeLevel{2, 1.0, "Package"}, TreeLevel{3, 1.0, "Core"}, TreeLevel{2, 1.0, "PU"}},
+      {0, 2, 4, 6, 8, 10, 1, 3, 5, 7, 9, 11});
 }
 
 bool is_one_to_one(const Mapping& mapping, Index leaves) {
@@ -83,7 +85,8 @@ TEST_P(HierarchicalOptimum, PermutedPatternMapsAtOptimalCost) {
     const CommGraph graph = hierarchical_pattern(tree, rank_of_slot);
     Mapping optimal;  // each rank back on the slot the pattern was drawn on
     optimal.leaf_of_rank.resize(static_cast<std::size_t>(n));
-    for (Index s = 0; s < n; ++s) optimal.leaf_of_rank[static_cast<std::size_t>(rank_of_slot[static_cast<std::size_t>(s)])] = s;
+    for (Index s = 0; s < n; ++s)
+      optimal.leaf_of_rank[static_cast<std::size_t>(rank_of_slot[static_cast<std::size_t>(s)])] = s;
     Context ctx = default_context();
     if (GetParam().neighbourhood_only) ctx.grouping.exhaustive_limit = 1.0;
 
@@ -103,14 +106,13 @@ TEST_P(HierarchicalOptimum, PermutedPatternMapsAtOptimalCost) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Trees, HierarchicalOptimum,
-                         ::testing::Values(HierarchicalCase{{2, 2, 2}, false}, HierarchicalCase{{4, 2, 2}, false},
-                                           HierarchicalCase{{2, 3, 2, 2}, false},
-                                           HierarchicalCase{{3, 4, 2, 2}, false},
-                                           HierarchicalCase{{2, 2, 2, 2, 2}, false},
-                                           HierarchicalCase{{4, 4, 2, 2, 2}, true},
-                                           HierarchicalCase{{2, 8, 4, 2}, true},
-                                           HierarchicalCase{{3, 2, 2, 2, 2}, true}));
+INSTANTIATE_TEST_SUITE_P(
+    Trees, HierarchicalOptimum,
+    ::testing::Values(HierarchicalCase{{2, 2, 2}, false}, HierarchicalCase{{4, 2, 2}, false},
+                      HierarchicalCase{{2, 3, 2, 2}, false}, HierarchicalCase{{3, 4, 2, 2}, false},
+                      HierarchicalCase{{2, 2, 2, 2, 2}, false},
+                      HierarchicalCase{{4, 4, 2, 2, 2}, true}, HierarchicalCase{{2, 8, 4, 2}, true},
+                      HierarchicalCase{{3, 2, 2, 2, 2}, true}));
 
 TEST(TreeMatch, FewerProcessesThanLeavesStillOneToOne) {
   const Topology tree = tree_of({2, 4, 2});
@@ -145,7 +147,8 @@ TEST(TreeMatch, SameMappingForAnyThreadCount) {
   ctx.grouping.exhaustive_limit = 1.0;  // the parallel neighbourhood path
   std::vector<Mapping> mappings;
   for (int threads : {1, 2, 4, 8}) {
-    tbb::global_control limit(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
+    tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
+                              static_cast<std::size_t>(threads));
     mappings.push_back(treematch_map(graph, tree, ctx).mapping);
   }
   for (const Mapping& m : mappings) EXPECT_EQ(m.leaf_of_rank, mappings.front().leaf_of_rank);
