@@ -1,6 +1,9 @@
 // Launcher-ready renderings of a mapping: perm lines, Open MPI rankfile, Slurm, Hydra and JSON.
 #include "io/mapping_writer.h"
 
+#include <algorithm>
+#include <limits>
+
 #include <cstddef>
 #include <iterator>
 #include <stdexcept>
@@ -19,9 +22,16 @@ namespace {
 class Machines {
  public:
   Machines(const Topology& topology, const std::vector<std::string>& hosts)
-      : leaves_per_machine_(topology.leaves_per_machine()),
+      : topology_(topology),
+        leaves_per_machine_(topology.leaves_per_machine()),
         count_(topology.leaf_count() / leaves_per_machine_),
-        hosts_(hosts) {}
+        first_os_(static_cast<std::size_t>(count_), std::numeric_limits<Index>::max()),
+        hosts_(hosts) {
+    for (Index leaf = 0; leaf < topology.leaf_count(); ++leaf) {
+      Index& first = first_os_[static_cast<std::size_t>(machine_of(leaf))];
+      first = std::min(first, topology.os_index(leaf));
+    }
+  }
 
   /// Hosts matter only for the formats that name them.
   void check_hosts() const {
@@ -34,14 +44,21 @@ class Machines {
   [[nodiscard]] Index count() const { return count_; }
   [[nodiscard]] Index machine_of(Index leaf) const { return leaf / leaves_per_machine_; }
   [[nodiscard]] Index local_index(Index leaf) const { return leaf % leaves_per_machine_; }
+  /// The OS index a machine's own hwloc would give: a cluster tree numbers all PUs globally
+  /// (machine m holds OS indexes from its smallest one up), each machine numbers from 0.
+  [[nodiscard]] Index local_os_index(Index leaf) const {
+    return topology_.os_index(leaf) - first_os_[static_cast<std::size_t>(machine_of(leaf))];
+  }
   [[nodiscard]] std::string host(Index machine) const {
     return hosts_.empty() ? fmt::format("node{}", machine)
                           : hosts_[static_cast<std::size_t>(machine)];
   }
 
  private:
+  const Topology& topology_;
   Index leaves_per_machine_;
   Index count_;
+  std::vector<Index> first_os_;  ///< per machine, its smallest OS index
   const std::vector<std::string>& hosts_;
 };
 
@@ -66,14 +83,13 @@ Index numbered(Index leaf, const Topology& topology, Numbering numbering) {
   throw std::logic_error("unknown Numbering");
 }
 
-/// The core of a rankfile line: the index within its machine, or the OS index.
-Index rankfile_core(Index leaf, const Topology& topology, Numbering numbering,
-                    const Machines& machines) {
+/// The core of a rankfile line: the index within its machine, logical or OS.
+Index rankfile_core(Index leaf, Numbering numbering, const Machines& machines) {
   switch (numbering) {
     case Numbering::kLogical:
       return machines.local_index(leaf);
     case Numbering::kPhysical:
-      return topology.os_index(leaf);
+      return machines.local_os_index(leaf);
   }
   throw std::logic_error("unknown Numbering");
 }
@@ -89,12 +105,10 @@ const char* numbering_name(Numbering numbering) {
 }
 
 /// OS indexes of the ranks' cores per machine, in local rank order (empty for unused machines).
-std::vector<std::vector<Index>> os_cores_by_machine(const Mapping& mapping,
-                                                    const Topology& topology,
-                                                    const Machines& machines) {
+std::vector<std::vector<Index>> os_cores_by_machine(const Mapping& mapping, const Machines& machines) {
   std::vector<std::vector<Index>> cores(static_cast<std::size_t>(machines.count()));
   for (const Index leaf : mapping.leaf_of_rank) {
-    cores[static_cast<std::size_t>(machines.machine_of(leaf))].push_back(topology.os_index(leaf));
+    cores[static_cast<std::size_t>(machines.machine_of(leaf))].push_back(machines.local_os_index(leaf));
   }
   return cores;
 }
@@ -107,25 +121,23 @@ std::string render_perm(const Mapping& mapping, const Topology& topology, Number
   return out;
 }
 
-std::string render_rankfile(const Mapping& mapping, const Topology& topology, Numbering numbering,
-                            const Machines& machines) {
+std::string render_rankfile(const Mapping& mapping, Numbering numbering, const Machines& machines) {
   std::string out;
   for (std::size_t rank = 0; rank < mapping.leaf_of_rank.size(); ++rank) {
     const Index leaf = mapping.leaf_of_rank[rank];
-    const Index core = rankfile_core(leaf, topology, numbering, machines);
+    const Index core = rankfile_core(leaf, numbering, machines);
     fmt::format_to(std::back_inserter(out), "rank {}={} slot={}\n", rank,
                    machines.host(machines.machine_of(leaf)), core);
   }
   return out;
 }
 
-std::string render_slurm(const Mapping& mapping, const Topology& topology,
-                         const Machines& machines) {
+std::string render_slurm(const Mapping& mapping, const Machines& machines) {
   std::string out;
   for (const Index leaf : mapping.leaf_of_rank) {
     fmt::format_to(std::back_inserter(out), "{}\n", machines.host(machines.machine_of(leaf)));
   }
-  const auto cores = os_cores_by_machine(mapping, topology, machines);
+  const auto cores = os_cores_by_machine(mapping, machines);
   for (Index m = 0; m < machines.count(); ++m) {
     const auto& list = cores[static_cast<std::size_t>(m)];
     if (list.empty()) continue;
@@ -135,10 +147,9 @@ std::string render_slurm(const Mapping& mapping, const Topology& topology,
   return out;
 }
 
-std::string render_hydra(const Mapping& mapping, const Topology& topology,
-                         const Machines& machines) {
+std::string render_hydra(const Mapping& mapping, const Machines& machines) {
   std::string out;
-  const auto cores = os_cores_by_machine(mapping, topology, machines);
+  const auto cores = os_cores_by_machine(mapping, machines);
   for (Index m = 0; m < machines.count(); ++m) {
     const auto& list = cores[static_cast<std::size_t>(m)];
     if (list.empty()) continue;
@@ -192,13 +203,13 @@ std::string render_mapping(const Mapping& mapping, const Topology& topology,
       return render_perm(mapping, topology, options.numbering);
     case OutputFormat::kRankfile:
       machines.check_hosts();
-      return render_rankfile(mapping, topology, options.numbering, machines);
+      return render_rankfile(mapping, options.numbering, machines);
     case OutputFormat::kSlurm:
       machines.check_hosts();
-      return render_slurm(mapping, topology, machines);
+      return render_slurm(mapping, machines);
     case OutputFormat::kHydra:
       machines.check_hosts();
-      return render_hydra(mapping, topology, machines);
+      return render_hydra(mapping, machines);
     case OutputFormat::kJson:
       return render_json(mapping, topology, options.numbering, report);
   }

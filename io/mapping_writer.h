@@ -34,7 +34,7 @@ struct OutputOptions {
 /// of the ranks on one machine by rank. Several ranks may name the same leaf (oversubscription).
 ///   perm: p lines, line i = leaf of rank i (logical, or OS index with Numbering::kPhysical);
 ///   rankfile: Open MPI lines "rank <i>=<host> slot=<core>", core = logical index within its
-///             machine (leaf - m*L), or the OS index with kPhysical. Open MPI 4.x reads slot
+///             machine (leaf - m*L), or the machine's OS index with kPhysical. Open MPI 4.x reads slot
 ///             numbers as logical core indexes unless run with "--mca rmaps_rank_file_physical 1",
 ///             which kPhysical output needs;
 ///   slurm: a SLURM_HOSTFILE body (one "<host>" line per rank, in rank order) then, per machine in
@@ -45,7 +45,10 @@ struct OutputOptions {
 ///         leaves in the chosen numbering) and "numbering" ("logical" or "physical") set, dumped
 ///         with an indent of 2.
 /// Slurm and Hydra bind by OS index whatever the numbering (that is what they take). The OS index
-/// is the one `topology` carries for the leaf.
+/// written for a machine is the machine's own: the one `topology` carries for the leaf minus the
+/// smallest OS index of that machine (a cluster tree numbers all PUs globally, each node's hwloc
+/// from 0); a single-machine tree keeps its OS indexes as they are. perm and json keep the
+/// tree's OS indexes.
 /// Throws InputError("--hosts", "3 host names for 4 machines") when hosts are given but fewer than
 /// the machines of the topology (rankfile, slurm and hydra only); InputError("mapping", ...) when a
 /// rank's leaf is outside the topology; std::invalid_argument if `report` is neither an object

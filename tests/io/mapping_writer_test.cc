@@ -19,7 +19,8 @@ namespace {
 //          /        \                /        \     <- packages, link cost 2
 //        / \        / \            / \        / \    <- cores, link cost 1
 //       0   1      2   3          4   5      6   7     <- logical leaf
-//       3   1      2   0          7   5      6   4     <- OS index
+//       3   1      2   0          7   5      6   4     <- OS index (machine 1 numbers its own
+//                                                         PUs 3 1 2 0: OS index - 4)
 //       0   1      2   3          0   1      2   3     <- logical index within the machine
 //
 // Ranks 0..4 on leaves 5, 0, 2, 7, 4.
@@ -84,11 +85,11 @@ TEST(RenderMapping, RankfileUsesCoresWithinTheMachineOrOsIndexes) {
             "rank 3=beta slot=3\n"
             "rank 4=beta slot=0\n");
   EXPECT_EQ(physical,
-            "rank 0=beta slot=5\n"
+            "rank 0=beta slot=1\n"
             "rank 1=alpha slot=3\n"
             "rank 2=alpha slot=2\n"
-            "rank 3=beta slot=4\n"
-            "rank 4=beta slot=7\n");
+            "rank 3=beta slot=0\n"
+            "rank 4=beta slot=3\n");
 }
 
 TEST(RenderMapping, SlurmHostfileThenCpuMapsInLocalRankOrder) {
@@ -99,7 +100,7 @@ TEST(RenderMapping, SlurmHostfileThenCpuMapsInLocalRankOrder) {
       "node1\n"
       "node1\n"
       "# node0: --cpu-bind=map_cpu:3,2\n"
-      "# node1: --cpu-bind=map_cpu:5,4,7\n";
+      "# node1: --cpu-bind=map_cpu:1,0,3\n";
 
   EXPECT_EQ(render(OutputFormat::kSlurm, Numbering::kLogical), expected);
   EXPECT_EQ(render(OutputFormat::kSlurm, Numbering::kPhysical),
@@ -109,16 +110,16 @@ TEST(RenderMapping, SlurmHostfileThenCpuMapsInLocalRankOrder) {
 TEST(RenderMapping, HydraBindsByOsIndexPerMachine) {
   EXPECT_EQ(render(OutputFormat::kHydra, Numbering::kLogical, {"alpha", "beta"}),
             "alpha: -bind-to user:3,2\n"
-            "beta: -bind-to user:5,4,7\n");
+            "beta: -bind-to user:1,0,3\n");
 }
 
 TEST(RenderMapping, OnlyMachinesInUseGetABindingLine) {
   const Mapping on_node1{{6, 7}};
 
   EXPECT_EQ(render(OutputFormat::kSlurm, Numbering::kLogical, {}, on_node1),
-            "node1\nnode1\n# node1: --cpu-bind=map_cpu:6,4\n");
+            "node1\nnode1\n# node1: --cpu-bind=map_cpu:2,0\n");
   EXPECT_EQ(render(OutputFormat::kHydra, Numbering::kLogical, {}, on_node1),
-            "node1: -bind-to user:6,4\n");
+            "node1: -bind-to user:2,0\n");
 }
 
 TEST(RenderMapping, OversubscribedLeavesAreRepeated) {
