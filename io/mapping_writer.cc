@@ -105,10 +105,12 @@ const char* numbering_name(Numbering numbering) {
 }
 
 /// OS indexes of the ranks' cores per machine, in local rank order (empty for unused machines).
-std::vector<std::vector<Index>> os_cores_by_machine(const Mapping& mapping, const Machines& machines) {
+std::vector<std::vector<Index>> os_cores_by_machine(const Mapping& mapping,
+                                                    const Machines& machines) {
   std::vector<std::vector<Index>> cores(static_cast<std::size_t>(machines.count()));
   for (const Index leaf : mapping.leaf_of_rank) {
-    cores[static_cast<std::size_t>(machines.machine_of(leaf))].push_back(machines.local_os_index(leaf));
+    cores[static_cast<std::size_t>(machines.machine_of(leaf))].push_back(
+        machines.local_os_index(leaf));
   }
   return cores;
 }

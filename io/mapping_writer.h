@@ -34,9 +34,9 @@ struct OutputOptions {
 /// of the ranks on one machine by rank. Several ranks may name the same leaf (oversubscription).
 ///   perm: p lines, line i = leaf of rank i (logical, or OS index with Numbering::kPhysical);
 ///   rankfile: Open MPI lines "rank <i>=<host> slot=<core>", core = logical index within its
-///             machine (leaf - m*L), or the machine's OS index with kPhysical. Open MPI 4.x reads slot
-///             numbers as logical core indexes unless run with "--mca rmaps_rank_file_physical 1",
-///             which kPhysical output needs;
+///             machine (leaf - m*L), or the machine's OS index with kPhysical. Open MPI 4.x reads
+///             slot numbers as logical core indexes unless run with "--mca rmaps_rank_file_physical
+///             1", which kPhysical output needs;
 ///   slurm: a SLURM_HOSTFILE body (one "<host>" line per rank, in rank order) then, per machine in
 ///          use, a comment line "# <host>: --cpu-bind=map_cpu:<os>,<os>,..." giving the OS index of
 ///          each local rank's core in local rank order;

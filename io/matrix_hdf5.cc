@@ -27,10 +27,21 @@ using kernels::Weight;
 
 /// Values per dense row block or CSR entry chunk (32 MiB of doubles).
 constexpr hsize_t kBlockValues = hsize_t{1} << 22;
-/// At most this many dense rows per block.
+/// At most this many dense rows per block (unless a chunk holds more).
 constexpr hsize_t kMaxBlockRows = 256;
-/// Target size of a dense chunk, in values (512 KiB).
-constexpr hsize_t kChunkValues = hsize_t{1} << 16;
+/// Target size of a written chunk, in values (1 MiB of doubles): whole dense rows, or CSR entries.
+constexpr hsize_t kChunkValues = hsize_t{1} << 17;
+/// A dense read block is rounded up to whole chunks of rows while it stays below this many values.
+constexpr hsize_t kMaxAlignedBlockValues = hsize_t{1} << 24;
+/// Upper bound of the chunk cache given to a dataset opened for reading (bytes).
+constexpr std::size_t kMaxChunkCache = std::size_t{256} << 20;
+/// Chunk cache of the CSR datasets read: a block rarely starts on a chunk boundary, so the chunk
+/// it shares with the previous block must still be cached to be decompressed only once.
+constexpr std::size_t kCsrChunkCache = std::size_t{32} << 20;
+/// Hash slots of a chunk cache (a prime, as HDF5 recommends).
+constexpr std::size_t kChunkCacheSlots = 100003;
+/// Largest chunk HDF5 accepts is 4 GiB - 1 bytes.
+constexpr hsize_t kMaxChunkBytes = (hsize_t{1} << 32) - 1;
 constexpr unsigned kDeflateLevel = 4;
 
 /// Owns one HDF5 identifier and closes it with the matching H5?close; never throws.
@@ -255,13 +266,35 @@ void canonicalize_row(kernels::Csr& rows, std::size_t start) {
   rows.weights.resize(out);
 }
 
-Handle make_chunked_plist(const Site& site, int rank, const hsize_t* chunk) {
+Handle make_chunked_plist(const Site& site, int rank, const hsize_t* chunk, bool compress) {
   Handle plist = site.own(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, "H5Pcreate");
   site.check(H5Pset_chunk(plist.get(), rank, chunk), "H5Pset_chunk");
+  if (!compress) return plist;
   const htri_t deflate = H5Zfilter_avail(H5Z_FILTER_DEFLATE);
   if (deflate < 0) site.call_failed("H5Zfilter_avail", {});
   if (deflate > 0) site.check(H5Pset_deflate(plist.get(), kDeflateLevel), "H5Pset_deflate");
   return plist;
+}
+
+/// Dataset access list with a chunk cache of `bytes` (fully read chunks are evicted first).
+Handle make_cache_plist(const Site& site, std::size_t bytes) {
+  Handle plist = site.own(H5Pcreate(H5P_DATASET_ACCESS), H5Pclose, "H5Pcreate");
+  site.check(H5Pset_chunk_cache(plist.get(), kChunkCacheSlots, bytes, 1.0), "H5Pset_chunk_cache");
+  return plist;
+}
+
+/// The chunk dimensions of a dataset, or an empty vector when it is not chunked.
+std::vector<hsize_t> chunk_dims(const Site& site, hid_t dataset, int rank,
+                                const std::string& object) {
+  const Handle plist =
+      site.own(H5Dget_create_plist(dataset), H5Pclose, "H5Dget_create_plist", object);
+  const H5D_layout_t layout = H5Pget_layout(plist.get());
+  if (layout < 0) site.call_failed("H5Pget_layout", object);
+  if (layout != H5D_CHUNKED) return {};
+  std::vector<hsize_t> dims(static_cast<std::size_t>(rank));
+  if (H5Pget_chunk(plist.get(), rank, dims.data()) != rank)
+    site.call_failed("H5Pget_chunk", object);
+  return dims;
 }
 
 /// Link creation list that creates missing intermediate groups of a nested object name.
@@ -282,15 +315,15 @@ Handle open_for_writing(const Site& site, Hdf5WriteMode mode) {
   site.fail("unknown write mode");
 }
 
-/// Writes a 1-D dataset `name` in `group` (chunked and compressed unless empty).
+/// Writes a 1-D dataset `name` in `group` (chunked, and compressed if asked, unless empty).
 void write_1d(const Site& site, hid_t group, const char* name, hid_t file_type, hid_t memory_type,
-              const void* data, hsize_t length) {
+              const void* data, hsize_t length, bool compress) {
   const Handle space =
       site.own(H5Screate_simple(1, &length, nullptr), H5Sclose, "H5Screate_simple", name);
   Handle plist;
   if (length > 0) {
     const hsize_t chunk = std::min(length, kChunkValues);
-    plist = make_chunked_plist(site, 1, &chunk);
+    plist = make_chunked_plist(site, 1, &chunk, compress);
   }
   const hid_t create_plist = length > 0 ? plist.get() : H5P_DEFAULT;
   const Handle dataset = site.own(
@@ -314,6 +347,20 @@ void write_string_attribute(const Site& site, hid_t owner, const char* name, con
   site.check(H5Awrite(attr.get(), type.get(), static_cast<const void*>(data)), "H5Awrite", name);
 }
 
+/// The csr_matrix attributes: shape = [n, n], encoding-type and encoding-version.
+void write_csr_attributes(const Site& site, hid_t group, Index n) {
+  const hsize_t two = 2;
+  const Handle space =
+      site.own(H5Screate_simple(1, &two, nullptr), H5Sclose, "H5Screate_simple", "shape");
+  const Handle shape =
+      site.own(H5Acreate2(group, "shape", H5T_STD_I64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+               H5Aclose, "H5Acreate2", "shape");
+  const std::int64_t order[2] = {n, n};
+  site.check(H5Awrite(shape.get(), H5T_NATIVE_INT64, order), "H5Awrite", "shape");
+  write_string_attribute(site, group, "encoding-type", "csr_matrix");
+  write_string_attribute(site, group, "encoding-version", "0.1.0");
+}
+
 /// Closes the file and reports a failed final flush.
 void close_written(const Site& site, Handle& file) {
   site.check(file.close(), "H5Fclose");
@@ -327,10 +374,11 @@ struct Hdf5MatrixReader::Impl {
   Handle file;
   bool csr = false;
   Index n = 0;
-  Handle dense;    ///< the 2-D dataset
-  Handle group;    ///< the CSR group
-  Handle data;     ///< CSR values
-  Handle indices;  ///< CSR column indices
+  Handle dense;            ///< the 2-D dataset
+  Handle group;            ///< the CSR group
+  Handle data;             ///< CSR values
+  Handle indices;          ///< CSR column indices
+  hsize_t block_rows = 1;  ///< dense rows per read block
   std::vector<std::int64_t> indptr;
   std::vector<double> values;         ///< read buffer
   std::vector<std::int64_t> columns;  ///< read buffer
@@ -349,6 +397,7 @@ struct Hdf5MatrixReader::Impl {
       case H5I_DATASET:
         dense = std::move(node);
         open_dense();
+        reopen_dense_with_cache();
         return;
       case H5I_GROUP:
         group = std::move(node);
@@ -382,10 +431,34 @@ struct Hdf5MatrixReader::Impl {
               "dataset " + object);
   }
 
+  /// Chooses the read block and reopens the dataset with a chunk cache that holds one band of
+  /// chunks across the rows, so that a chunk is decompressed once even when a read block ends
+  /// inside it (chunks of h5py or other writers need not be whole rows).
+  void reopen_dense_with_cache() {
+    const auto order = static_cast<hsize_t>(n);
+    block_rows = std::clamp<hsize_t>(kBlockValues / std::max<hsize_t>(order, 1), 1, kMaxBlockRows);
+    const std::vector<hsize_t> chunk = chunk_dims(site, dense.get(), 2, object);
+    if (chunk.empty() || order == 0) return;
+    // Whole chunks of rows per block, as long as the block stays reasonable.
+    if (chunk[0] * order <= kMaxAlignedBlockValues)
+      block_rows = (block_rows + chunk[0] - 1) / chunk[0] * chunk[0];
+    const Handle type = site.own(H5Dget_type(dense.get()), H5Tclose, "H5Dget_type", object);
+    const std::size_t value_bytes = H5Tget_size(type.get());
+    if (value_bytes == 0) site.call_failed("H5Tget_size", object);
+    const hsize_t band = (order + chunk[1] - 1) / chunk[1];
+    const hsize_t band_bytes = band * chunk[0] * chunk[1] * value_bytes;
+    const std::size_t cache = static_cast<std::size_t>(
+        std::clamp<hsize_t>(band_bytes + (band_bytes >> 3), std::size_t{1} << 20, kMaxChunkCache));
+    const Handle access = make_cache_plist(site, cache);
+    dense =
+        site.own(H5Dopen2(file.get(), object.c_str(), access.get()), H5Dclose, "H5Dopen2", object);
+  }
+
   Handle open_member(const char* name) {
     const std::string what = "CSR group " + object;
     if (!has_link(site, group.get(), name)) site.fail(what + " has no dataset '" + name + "'");
-    return site.own(H5Dopen2(group.get(), name, H5P_DEFAULT), H5Dclose, "H5Dopen2",
+    const Handle access = make_cache_plist(site, kCsrChunkCache);
+    return site.own(H5Dopen2(group.get(), name, access.get()), H5Dclose, "H5Dopen2",
                     object + "/" + name);
   }
 
@@ -475,10 +548,17 @@ struct Hdf5MatrixReader::Impl {
                           value));
   }
 
+  /// End of the CSR rows from `r` whose entries fit one read (a single longer row alone).
+  [[nodiscard]] std::size_t csr_block_end(std::size_t r, std::size_t end) const {
+    std::size_t r_end = r + 1;
+    while (r_end < end && static_cast<hsize_t>(indptr[r_end + 1] - indptr[r]) <= kBlockValues)
+      ++r_end;
+    return r_end;
+  }
+
   void read_dense(Index first_row, Index row_count, kernels::Csr& rows) {
     const auto order = static_cast<hsize_t>(n);
-    hsize_t block =
-        std::clamp<hsize_t>(kBlockValues / std::max<hsize_t>(order, 1), 1, kMaxBlockRows);
+    const hsize_t block = std::min(block_rows, static_cast<hsize_t>(std::max<Index>(row_count, 1)));
     values.resize(static_cast<std::size_t>(block * order));
     const auto end = static_cast<hsize_t>(first_row) + static_cast<hsize_t>(row_count);
     for (auto r = static_cast<hsize_t>(first_row); r < end; r += block) {
@@ -515,10 +595,8 @@ struct Hdf5MatrixReader::Impl {
         static_cast<std::size_t>(first_row) + static_cast<std::size_t>(row_count);
     std::size_t r = static_cast<std::size_t>(first_row);
     while (r < end) {
-      // Rows [r, r_end) whose entries fit one chunk (a single longer row is read alone).
-      std::size_t r_end = r + 1;
-      while (r_end < end && static_cast<hsize_t>(indptr[r_end + 1] - indptr[r]) <= kBlockValues)
-        ++r_end;
+      // Rows [r, r_end) whose entries fit one read (a single longer row is read alone).
+      const std::size_t r_end = csr_block_end(r, end);
       const auto first = static_cast<hsize_t>(indptr[r]);
       const auto count = static_cast<hsize_t>(indptr[r_end] - indptr[r]);
       values.resize(static_cast<std::size_t>(count));
@@ -579,6 +657,54 @@ void Hdf5MatrixReader::read_rows(Index first_row, Index row_count, kernels::Csr&
   }
 }
 
+Index Hdf5MatrixReader::block_end(Index first_row) const {
+  if (first_row < 0 || first_row >= impl_->n) {
+    throw std::out_of_range(
+        fmt::format("Hdf5MatrixReader::block_end: row {} outside [0, {})", first_row, impl_->n));
+  }
+  if (impl_->csr) {
+    return static_cast<Index>(impl_->csr_block_end(static_cast<std::size_t>(first_row),
+                                                   static_cast<std::size_t>(impl_->n)));
+  }
+  return static_cast<Index>(std::min<hsize_t>(static_cast<hsize_t>(first_row) + impl_->block_rows,
+                                              static_cast<hsize_t>(impl_->n)));
+}
+
+Offset Hdf5MatrixReader::stored_entries() const {
+  return impl_->csr ? static_cast<Offset>(impl_->indptr.back()) : 0;
+}
+
+namespace {
+
+/// Row blocks of one matrix of an HDF5 file.
+class Hdf5RowSource final : public MatrixRowSource {
+ public:
+  Hdf5RowSource(const std::string& path, const std::string& object) : reader_(path, object) {}
+
+  [[nodiscard]] Index size() const override { return reader_.size(); }
+  [[nodiscard]] Offset expected_entries() const override { return reader_.stored_entries(); }
+
+  Index append_rows(kernels::Csr& rows) override {
+    if (next_ == reader_.size()) return 0;
+    const Index end = reader_.block_end(next_);
+    reader_.read_rows(next_, end - next_, rows);
+    const Index appended = end - next_;
+    next_ = end;
+    return appended;
+  }
+
+ private:
+  Hdf5MatrixReader reader_;
+  Index next_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<MatrixRowSource> open_hdf5_row_source(const std::string& path,
+                                                      const std::string& object) {
+  return std::make_unique<Hdf5RowSource>(path, object);
+}
+
 bool hdf5_has_object(const std::string& path, const std::string& object) {
   const QuietErrors quiet;
   const Site site(path, /*reading=*/true);
@@ -596,7 +722,8 @@ kernels::Csr read_hdf5_matrix_rows(const std::string& path, const std::string& o
 }
 
 void write_matrix_hdf5_csr(const std::string& path, const kernels::CsrView& matrix,
-                           const std::string& object, Hdf5WriteMode mode) {
+                           const std::string& object, Hdf5WriteMode mode,
+                           const Hdf5WriteOptions& options) {
   if (matrix.n < 0 || matrix.offsets.size() != static_cast<std::size_t>(matrix.n) + 1 ||
       matrix.offsets[0] != 0 ||
       matrix.offsets.back() != static_cast<Offset>(matrix.targets.size()) ||
@@ -613,28 +740,171 @@ void write_matrix_hdf5_csr(const std::string& path, const kernels::CsrView& matr
         site.own(H5Gcreate2(file.get(), object.c_str(), link_plist.get(), H5P_DEFAULT, H5P_DEFAULT),
                  H5Gclose, "H5Gcreate2", object);
     write_1d(site, group.get(), "data", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, matrix.weights.data(),
-             matrix.weights.size());
+             matrix.weights.size(), options.compress);
     write_1d(site, group.get(), "indices", H5T_STD_I64LE, H5T_NATIVE_INT32, matrix.targets.data(),
-             matrix.targets.size());
+             matrix.targets.size(), options.compress);
     write_1d(site, group.get(), "indptr", H5T_STD_I64LE, H5T_NATIVE_INT64, matrix.offsets.data(),
-             matrix.offsets.size());
-    const hsize_t two = 2;
-    const Handle space =
-        site.own(H5Screate_simple(1, &two, nullptr), H5Sclose, "H5Screate_simple", "shape");
-    const Handle shape = site.own(
-        H5Acreate2(group.get(), "shape", H5T_STD_I64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
-        H5Aclose, "H5Acreate2", "shape");
-    const std::int64_t order[2] = {matrix.n, matrix.n};
-    site.check(H5Awrite(shape.get(), H5T_NATIVE_INT64, order), "H5Awrite", "shape");
-    write_string_attribute(site, group.get(), "encoding-type", "csr_matrix");
-    write_string_attribute(site, group.get(), "encoding-version", "0.1.0");
+             matrix.offsets.size(), options.compress);
+    write_csr_attributes(site, group.get(), matrix.n);
   }
   close_written(site, file);
 }
 
+struct Hdf5CsrWriter::Impl {
+  Site site;
+  std::string object;
+  Index n;
+  Hdf5WriteOptions options;
+  Handle file;
+  Handle group;
+  Handle data;                                ///< created by the first flush
+  Handle indices;                             ///< created by the first flush
+  std::vector<double> pending_data;           ///< entries not written yet (less than a chunk
+  std::vector<std::int64_t> pending_columns;  ///< after each flush)
+  std::vector<std::int64_t> indptr{0};
+  hsize_t written = 0;  ///< entries in the datasets
+  bool finished = false;
+
+  Impl(const std::string& path, Index order, std::string name, const Hdf5WriteOptions& opts)
+      : site(path, /*reading=*/false), object(std::move(name)), n(order), options(opts) {}
+
+  /// Creates data and indices: extendible with 1 MiB chunks, or (when everything is written at
+  /// once, by finish) of fixed size with a single chunk.
+  void create_datasets(bool growing, hsize_t length) {
+    const hsize_t unlimited = H5S_UNLIMITED;
+    const hsize_t initial = growing ? 0 : length;
+    const hsize_t chunk = growing ? kChunkValues : std::max<hsize_t>(length, 1);
+    const Handle plist = make_chunked_plist(site, 1, &chunk, options.compress);
+    const auto create = [&](const char* name, hid_t type) {
+      const std::string what = object + "/" + name;
+      const Handle space = site.own(H5Screate_simple(1, &initial, growing ? &unlimited : nullptr),
+                                    H5Sclose, "H5Screate_simple", what);
+      const hid_t create_plist = length > 0 || growing ? plist.get() : H5P_DEFAULT;
+      return site.own(
+          H5Dcreate2(group.get(), name, type, space.get(), H5P_DEFAULT, create_plist, H5P_DEFAULT),
+          H5Dclose, "H5Dcreate2", what);
+    };
+    data = create("data", H5T_IEEE_F64LE);
+    indices = create("indices", H5T_STD_I64LE);
+  }
+
+  void append_to(const Handle& dataset, const char* name, hid_t memory_type, const void* buffer,
+                 hsize_t count) {
+    const std::string what = object + "/" + name;
+    const hsize_t size = written + count;
+    site.check(H5Dset_extent(dataset.get(), &size), "H5Dset_extent", what);
+    const Handle file_space = site.own(H5Dget_space(dataset.get()), H5Sclose, "H5Dget_space", what);
+    site.check(
+        H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, &written, nullptr, &count, nullptr),
+        "H5Sselect_hyperslab", what);
+    const Handle memory_space =
+        site.own(H5Screate_simple(1, &count, nullptr), H5Sclose, "H5Screate_simple", what);
+    site.check(H5Dwrite(dataset.get(), memory_type, memory_space.get(), file_space.get(),
+                        H5P_DEFAULT, buffer),
+               "H5Dwrite", what);
+  }
+
+  /// Writes the whole chunks pending (all pending entries when `last`).
+  void flush(bool last) {
+    const hsize_t pending = pending_data.size();
+    const hsize_t count = last ? pending : pending / kChunkValues * kChunkValues;
+    if (data.get() < 0) {
+      if (count == 0 && !last) return;
+      create_datasets(/*growing=*/!last, pending);
+      if (last) {
+        if (pending > 0) {
+          site.check(H5Dwrite(data.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                              pending_data.data()),
+                     "H5Dwrite", object + "/data");
+          site.check(H5Dwrite(indices.get(), H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                              pending_columns.data()),
+                     "H5Dwrite", object + "/indices");
+        }
+        written = pending;
+        pending_data.clear();
+        pending_columns.clear();
+        return;
+      }
+    }
+    if (count == 0) return;
+    append_to(data, "data", H5T_NATIVE_DOUBLE, pending_data.data(), count);
+    append_to(indices, "indices", H5T_NATIVE_INT64, pending_columns.data(), count);
+    written += count;
+    pending_data.erase(pending_data.begin(),
+                       pending_data.begin() + static_cast<std::ptrdiff_t>(count));
+    pending_columns.erase(pending_columns.begin(),
+                          pending_columns.begin() + static_cast<std::ptrdiff_t>(count));
+  }
+};
+
+Hdf5CsrWriter::Hdf5CsrWriter(const std::string& path, Index n, const std::string& object,
+                             Hdf5WriteMode mode, const Hdf5WriteOptions& options)
+    : impl_(std::make_unique<Impl>(path, n, object, options)) {
+  if (n < 0) throw std::invalid_argument("Hdf5CsrWriter: negative order");
+  const QuietErrors quiet;
+  Impl& w = *impl_;
+  w.indptr.reserve(static_cast<std::size_t>(n) + 1);
+  w.file = open_for_writing(w.site, mode);
+  const Handle link_plist = make_link_plist(w.site);
+  w.group = w.site.own(
+      H5Gcreate2(w.file.get(), object.c_str(), link_plist.get(), H5P_DEFAULT, H5P_DEFAULT),
+      H5Gclose, "H5Gcreate2", object);
+}
+
+Hdf5CsrWriter::~Hdf5CsrWriter() = default;
+
+void Hdf5CsrWriter::append_rows(const kernels::Csr& rows) {
+  Impl& w = *impl_;
+  const std::size_t count = rows.offsets.empty() ? 0 : rows.offsets.size() - 1;
+  if (w.finished ||
+      static_cast<std::size_t>(w.indptr.size() - 1) + count > static_cast<std::size_t>(w.n)) {
+    throw std::invalid_argument(fmt::format("Hdf5CsrWriter::append_rows: more than {} rows", w.n));
+  }
+  if (count == 0) return;
+  const auto first = static_cast<std::size_t>(rows.offsets.front());
+  const auto last = static_cast<std::size_t>(rows.offsets.back());
+  for (std::size_t e = first; e < last; ++e) {
+    if (rows.targets[e] < 0 || rows.targets[e] >= w.n) {
+      throw std::invalid_argument(fmt::format(
+          "Hdf5CsrWriter::append_rows: column {} outside [0, {})", rows.targets[e], w.n));
+    }
+  }
+  const std::int64_t base = w.indptr.back() - static_cast<std::int64_t>(first);
+  for (std::size_t r = 1; r <= count; ++r) w.indptr.push_back(base + rows.offsets[r]);
+  w.pending_data.insert(w.pending_data.end(),
+                        rows.weights.begin() + static_cast<std::ptrdiff_t>(first),
+                        rows.weights.begin() + static_cast<std::ptrdiff_t>(last));
+  w.pending_columns.insert(w.pending_columns.end(),
+                           rows.targets.begin() + static_cast<std::ptrdiff_t>(first),
+                           rows.targets.begin() + static_cast<std::ptrdiff_t>(last));
+  const QuietErrors quiet;
+  w.flush(/*last=*/false);
+}
+
+void Hdf5CsrWriter::finish() {
+  Impl& w = *impl_;
+  if (w.finished || w.indptr.size() != static_cast<std::size_t>(w.n) + 1) {
+    throw std::logic_error(
+        fmt::format("Hdf5CsrWriter::finish: {} of {} rows appended", w.indptr.size() - 1, w.n));
+  }
+  const QuietErrors quiet;
+  w.flush(/*last=*/true);
+  write_1d(w.site, w.group.get(), "indptr", H5T_STD_I64LE, H5T_NATIVE_INT64, w.indptr.data(),
+           w.indptr.size(), w.options.compress);
+  write_csr_attributes(w.site, w.group.get(), w.n);
+  w.data = Handle();
+  w.indices = Handle();
+  w.group = Handle();
+  close_written(w.site, w.file);
+  w.finished = true;
+}
+
 void write_matrix_hdf5_dense(const std::string& path, Index n, const DenseRowProducer& produce_row,
-                             const std::string& object, Hdf5WriteMode mode) {
+                             const std::string& object, Hdf5WriteMode mode,
+                             const Hdf5WriteOptions& options) {
   if (n < 0) throw std::invalid_argument("write_matrix_hdf5_dense: negative order");
+  if (options.chunk_rows < 0)
+    throw std::invalid_argument("write_matrix_hdf5_dense: chunk_rows < 0");
   const QuietErrors quiet;
   const Site site(path, /*reading=*/false);
   Handle file = open_for_writing(site, mode);
@@ -643,13 +913,23 @@ void write_matrix_hdf5_dense(const std::string& path, Index n, const DenseRowPro
     const hsize_t dims[2] = {order, order};
     const Handle space =
         site.own(H5Screate_simple(2, dims, nullptr), H5Sclose, "H5Screate_simple", object);
-    // Chunks of whole rows, ~512 KiB; blocks written are whole numbers of chunks.
-    const hsize_t chunk_rows = std::clamp<hsize_t>(kChunkValues / std::max<hsize_t>(order, 1), 1,
-                                                   std::max<hsize_t>(order, 1));
+    // Chunks of whole rows, ~1 MiB unless asked otherwise (a row above 1 MiB is cut in 1 MiB
+    // pieces); blocks written are whole numbers of chunk rows, so no chunk is written twice.
+    const hsize_t rows_cap = std::max<hsize_t>(order, 1);
+    const hsize_t chunk_rows =
+        options.chunk_rows > 0
+            ? std::min<hsize_t>(static_cast<hsize_t>(options.chunk_rows), rows_cap)
+            : std::clamp<hsize_t>(kChunkValues / rows_cap, 1, rows_cap);
+    const hsize_t chunk_cols = options.chunk_rows > 0 ? rows_cap : std::min(rows_cap, kChunkValues);
+    if (chunk_rows * chunk_cols * sizeof(double) > kMaxChunkBytes) {
+      throw std::invalid_argument(fmt::format(
+          "write_matrix_hdf5_dense: a chunk of {} rows of {} values reaches 4 GiB (HDF5's limit)",
+          chunk_rows, chunk_cols));
+    }
     Handle plist;
     if (n > 0) {
-      const hsize_t chunk[2] = {chunk_rows, order};
-      plist = make_chunked_plist(site, 2, chunk);
+      const hsize_t chunk[2] = {chunk_rows, chunk_cols};
+      plist = make_chunked_plist(site, 2, chunk, options.compress);
     }
     const Handle link_plist = make_link_plist(site);
     const Handle dataset =
@@ -685,7 +965,8 @@ void write_matrix_hdf5_dense(const std::string& path, Index n, const DenseRowPro
 }
 
 void write_matrix_hdf5_dense(const std::string& path, Index n, std::span<const double> values,
-                             const std::string& object, Hdf5WriteMode mode) {
+                             const std::string& object, Hdf5WriteMode mode,
+                             const Hdf5WriteOptions& options) {
   const auto order = static_cast<std::size_t>(std::max<Index>(n, 0));
   if (n < 0 || values.size() != order * order) {
     throw std::invalid_argument(
@@ -699,7 +980,7 @@ void write_matrix_hdf5_dense(const std::string& path, Index n, std::span<const d
             values.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(row) * order);
         std::copy(first, first + static_cast<std::ptrdiff_t>(order), out.begin());
       },
-      object, mode);
+      object, mode, options);
 }
 
 }  // namespace treematch::io

@@ -1,12 +1,12 @@
 // Reads and writes communication matrices in HDF5 (dense 2-D dataset or scipy CSR group).
 #pragma once
 
-#include <functional>
 #include <memory>
 #include <span>
 #include <stdexcept>
 #include <string>
 
+#include "io/matrix_stream.h"
 #include "kernels/types.h"
 
 namespace treematch::io {
@@ -48,6 +48,13 @@ class Hdf5MatrixReader {
   /// touch rows.n. Throws InputError for a negative, NaN/inf or out-of-range entry.
   void read_rows(kernels::Index first_row, kernels::Index row_count, kernels::Csr& rows);
 
+  /// Where a block starting at `first_row` should end: dense, a whole number of the dataset's
+  /// chunks of rows (about 32 MiB of values); CSR, up to ~4M entries (at least one row).
+  [[nodiscard]] kernels::Index block_end(kernels::Index first_row) const;
+
+  /// Entries stored in a CSR group (diagonal and explicit zeros included); 0 for a dense dataset.
+  [[nodiscard]] kernels::Offset stored_entries() const;
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
@@ -56,33 +63,80 @@ class Hdf5MatrixReader {
 /// Reads the whole matrix at `object` of `path` as directed rows (rows.n = n).
 kernels::Csr read_hdf5_matrix_rows(const std::string& path, const std::string& object);
 
+/// The matrix at `object` of `path` as a stream of row blocks (Hdf5MatrixReader::block_end).
+std::unique_ptr<MatrixRowSource> open_hdf5_row_source(const std::string& path,
+                                                      const std::string& object);
+
 /// Whether a writer starts a new file or adds an object to an existing one.
 enum class Hdf5WriteMode {
   kTruncate,  ///< create the file, replacing any existing one
   kAppend,    ///< open an existing file read-write and add the object
 };
 
+/// How the writers lay the datasets out.
+struct Hdf5WriteOptions {
+  /// Deflate (level 4) every chunked dataset, when the filter is available. Without it files are
+  /// larger but dense reads are no longer bound by zlib.
+  bool compress = true;
+  /// Dense datasets: rows per chunk; 0 = whole rows, as many as fit in ~1 MiB (a row longer than
+  /// 1 MiB is cut into 1 MiB chunks). Ignored by the CSR writers, whose 1-D chunks hold 2^17
+  /// entries (1 MiB), or all entries when there are fewer.
+  kernels::Index chunk_rows = 0;
+};
+
 /// Writes `matrix` as a csr_matrix group `object` (default "/matrix"): data (float64), indices
 /// (int64), indptr (int64), attributes shape = [n, n] (int64), encoding-type = "csr_matrix" and
-/// encoding-version = "0.1.0"; datasets chunked and deflate-compressed. Throws Hdf5Error on failure
-/// and std::invalid_argument if the arrays do not form an n-row CSR.
+/// encoding-version = "0.1.0"; datasets chunked and, unless options.compress is false,
+/// deflate-compressed. Throws Hdf5Error on failure and std::invalid_argument if the arrays do not
+/// form an n-row CSR.
 void write_matrix_hdf5_csr(const std::string& path, const kernels::CsrView& matrix,
                            const std::string& object = "/matrix",
-                           Hdf5WriteMode mode = Hdf5WriteMode::kTruncate);
+                           Hdf5WriteMode mode = Hdf5WriteMode::kTruncate,
+                           const Hdf5WriteOptions& options = {});
 
-/// Fills `values` (n entries, zeroed before the call) with row `row` of the matrix.
-using DenseRowProducer = std::function<void(kernels::Index row, std::span<double> values)>;
+/// Writes the same csr_matrix group as write_matrix_hdf5_csr, row block by row block, so that the
+/// matrix is never held: data and indices are chunked datasets of unlimited extent that grow as
+/// rows arrive (only whole chunks are written, the partial last chunk is kept until finish(), so
+/// no compressed chunk is ever read back and rewritten); indptr (8 bytes per row) is kept in
+/// memory and written by finish(). Nothing is readable until finish() returned; a writer destroyed
+/// before that closes the file, which the caller should then delete.
+class Hdf5CsrWriter {
+ public:
+  /// Creates the file (or opens it, kAppend) and the group. Throws Hdf5Error.
+  Hdf5CsrWriter(const std::string& path, kernels::Index n, const std::string& object = "/matrix",
+                Hdf5WriteMode mode = Hdf5WriteMode::kTruncate,
+                const Hdf5WriteOptions& options = {});
+  ~Hdf5CsrWriter();
+  Hdf5CsrWriter(const Hdf5CsrWriter&) = delete;
+  Hdf5CsrWriter& operator=(const Hdf5CsrWriter&) = delete;
 
-/// Writes an n x n float64 dataset `object` (chunked by rows, deflate-compressed), asking
-/// `produce_row` for one row at a time so the dense matrix is never held. Throws Hdf5Error.
+  /// Appends the rows held by `rows` (rows.offsets.size() - 1 of them; offsets relative to
+  /// rows.offsets[0]; each row sorted by column). std::invalid_argument past n rows or for column
+  /// indexes outside [0, n); Hdf5Error when a write fails.
+  void append_rows(const kernels::Csr& rows);
+
+  /// Writes the pending entries, indptr and the attributes, then closes the file.
+  /// std::logic_error unless exactly n rows were appended; Hdf5Error when a write fails.
+  void finish();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Writes an n x n float64 dataset `object` (chunks of whole rows, see Hdf5WriteOptions), asking
+/// `produce_row` for rows 0, 1, ..., n - 1 in that order so the dense matrix is never held.
+/// Throws Hdf5Error, or std::invalid_argument for a chunk of 4 GiB or more.
 void write_matrix_hdf5_dense(const std::string& path, kernels::Index n,
                              const DenseRowProducer& produce_row,
                              const std::string& object = "/matrix",
-                             Hdf5WriteMode mode = Hdf5WriteMode::kTruncate);
+                             Hdf5WriteMode mode = Hdf5WriteMode::kTruncate,
+                             const Hdf5WriteOptions& options = {});
 
 /// Same, from a row-major array of n * n values (std::invalid_argument if the size differs).
 void write_matrix_hdf5_dense(const std::string& path, kernels::Index n,
                              std::span<const double> values, const std::string& object = "/matrix",
-                             Hdf5WriteMode mode = Hdf5WriteMode::kTruncate);
+                             Hdf5WriteMode mode = Hdf5WriteMode::kTruncate,
+                             const Hdf5WriteOptions& options = {});
 
 }  // namespace treematch::io

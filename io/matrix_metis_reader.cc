@@ -2,10 +2,12 @@
 #include "io/matrix_metis_reader.h"
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -140,106 +142,209 @@ void check_symmetric(const std::string& path, Index n, const std::vector<Offset>
   }
 }
 
-}  // namespace
-
-CommGraph read_metis_graph(const std::string& path) {
-  TextLines lines(path);
-  std::string_view line;
-  std::vector<std::string_view> tokens;
-
-  bool found_header = false;
-  while (lines.next(line)) {
-    if (is_comment(line)) continue;
-    split(line, tokens);
-    if (tokens.empty()) continue;
-    found_header = true;
-    break;
+/// Reads the header, then the vertex lines a block at a time (everything but the symmetry and
+/// edge-count checks, which need all rows).
+class MetisRowParser {
+ public:
+  explicit MetisRowParser(const std::string& path) : path_(path), lines_(path) {
+    std::string_view line;
+    bool found_header = false;
+    while (lines_.next(line)) {
+      if (is_comment(line)) continue;
+      split(line, tokens_);
+      if (tokens_.empty()) continue;
+      found_header = true;
+      break;
+    }
+    if (!found_header) throw InputError(path_, "empty file: no METIS header \"n m [fmt [ncon]]\"");
+    header_ = parse_header(path_, lines_.line_number(), tokens_);
   }
-  if (!found_header) throw InputError(path, "empty file: no METIS header \"n m [fmt [ncon]]\"");
-  const Header header = parse_header(path, lines.line_number(), tokens);
-  const Index n = header.n;
 
-  std::vector<Offset> offsets{0};
-  offsets.reserve(static_cast<std::size_t>(n) + 1);
-  std::vector<Index> targets;
-  std::vector<Weight> weights;
-  std::vector<std::pair<Index, Weight>> row;
-  Index vertex = 0;  // 0-based vertex of the next vertex line
-  while (lines.next(line)) {
-    if (is_comment(line)) continue;
-    split(line, tokens);
-    const std::string where = "line " + std::to_string(lines.line_number()) + " (vertex " +
-                              std::to_string(static_cast<std::int64_t>(vertex) + 1) + "): ";
-    if (vertex == n) {
-      if (tokens.empty()) continue;
-      throw InputError(path, "wrong number of vertex lines: header says " + std::to_string(n) +
-                                 " vertices, line " + std::to_string(lines.line_number()) +
-                                 " is one more vertex line");
+  [[nodiscard]] const Header& header() const { return header_; }
+  [[nodiscard]] bool finished() const { return finished_; }
+
+  /// Appends up to `max_rows` vertex rows (or until `max_entries`); after the last vertex line it
+  /// reads on to the end of the file and checks the number of vertex lines.
+  Index append_rows(kernels::Csr& rows, Index max_rows, Offset max_entries) {
+    const Index n = header_.n;
+    const std::size_t start = rows.targets.size();
+    Index appended = 0;
+    std::string_view line;
+    while (!finished_ && appended < max_rows &&
+           static_cast<Offset>(rows.targets.size() - start) < max_entries) {
+      if (!lines_.next(line)) {
+        finished_ = true;
+        if (vertex_ != n) {
+          throw InputError(path_, "wrong number of vertex lines: header says " + std::to_string(n) +
+                                      " vertices, file has " + std::to_string(vertex_) +
+                                      " vertex lines");
+        }
+        break;
+      }
+      if (is_comment(line)) continue;
+      split(line, tokens_);
+      if (vertex_ == n) {
+        if (tokens_.empty()) continue;
+        throw InputError(path_, "wrong number of vertex lines: header says " + std::to_string(n) +
+                                    " vertices, line " + std::to_string(lines_.line_number()) +
+                                    " is one more vertex line");
+      }
+      parse_vertex(rows);
+      ++appended;
     }
-    const std::size_t skip = static_cast<std::size_t>(header.skip);
-    if (!tokens.empty() && tokens.size() < skip) {
+    return appended;
+  }
+
+ private:
+  void parse_vertex(kernels::Csr& rows) {
+    const Index n = header_.n;
+    const std::string where = "line " + std::to_string(lines_.line_number()) + " (vertex " +
+                              std::to_string(static_cast<std::int64_t>(vertex_) + 1) + "): ";
+    const auto skip = static_cast<std::size_t>(header_.skip);
+    if (!tokens_.empty() && tokens_.size() < skip) {
       throw InputError(
-          path, where + "expected " + std::to_string(skip) + " vertex size/weight values first");
+          path_, where + "expected " + std::to_string(skip) + " vertex size/weight values first");
     }
-    for (std::size_t k = 0; k < std::min(skip, tokens.size()); ++k) {
+    for (std::size_t k = 0; k < std::min(skip, tokens_.size()); ++k) {
       double ignored = 0.0;
-      if (!parse_real(tokens[k], ignored)) {
-        throw InputError(path,
-                         where + "vertex size/weight " + quote(tokens[k]) + " is not a number");
+      if (!parse_real(tokens_[k], ignored)) {
+        throw InputError(path_,
+                         where + "vertex size/weight " + quote(tokens_[k]) + " is not a number");
       }
     }
-    const std::size_t first = std::min(skip, tokens.size());
-    const std::size_t stride = header.edge_weights ? 2 : 1;
-    if ((tokens.size() - first) % stride != 0) {
-      throw InputError(path, where + "neighbour " + quote(tokens.back()) +
-                                 " has no edge weight (the header's fmt asks for edge weights)");
+    const std::size_t first = std::min(skip, tokens_.size());
+    const std::size_t stride = header_.edge_weights ? 2 : 1;
+    if ((tokens_.size() - first) % stride != 0) {
+      throw InputError(path_, where + "neighbour " + quote(tokens_.back()) +
+                                  " has no edge weight (the header's fmt asks for edge weights)");
     }
-    row.clear();
-    for (std::size_t k = first; k < tokens.size(); k += stride) {
+    row_.clear();
+    for (std::size_t k = first; k < tokens_.size(); k += stride) {
       std::int64_t neighbour = 0;
-      if (!parse_integer(tokens[k], neighbour)) {
-        throw InputError(path, where + "neighbour " + quote(tokens[k]) + " is not an integer");
+      if (!parse_integer(tokens_[k], neighbour)) {
+        throw InputError(path_, where + "neighbour " + quote(tokens_[k]) + " is not an integer");
       }
       if (neighbour < 1 || neighbour > n) {
-        throw InputError(path, where + "neighbour " + std::to_string(neighbour) +
-                                   " is out of range 1.." + std::to_string(n));
+        throw InputError(path_, where + "neighbour " + std::to_string(neighbour) +
+                                    " is out of range 1.." + std::to_string(n));
       }
-      if (neighbour == static_cast<std::int64_t>(vertex) + 1) {
-        throw InputError(path, where + "self loop: the vertex lists itself as a neighbour");
+      if (neighbour == static_cast<std::int64_t>(vertex_) + 1) {
+        throw InputError(path_, where + "self loop: the vertex lists itself as a neighbour");
       }
       double weight = 1.0;
-      if (header.edge_weights && (!parse_real(tokens[k + 1], weight) || weight <= 0.0)) {
-        throw InputError(path, where + "edge weight " + quote(tokens[k + 1]) + " of neighbour " +
-                                   std::to_string(neighbour) + " must be a positive number");
+      if (header_.edge_weights && (!parse_real(tokens_[k + 1], weight) || weight <= 0.0)) {
+        throw InputError(path_, where + "edge weight " + quote(tokens_[k + 1]) + " of neighbour " +
+                                    std::to_string(neighbour) + " must be a positive number");
       }
-      row.emplace_back(static_cast<Index>(neighbour - 1), weight);
+      row_.emplace_back(static_cast<Index>(neighbour - 1), weight);
     }
     const auto by_neighbour = [](const auto& a, const auto& b) { return a.first < b.first; };
-    if (!std::is_sorted(row.begin(), row.end(), by_neighbour))
-      std::sort(row.begin(), row.end(), by_neighbour);
-    for (std::size_t k = 0; k < row.size(); ++k) {
-      if (k > 0 && row[k].first == row[k - 1].first) {
+    if (!std::is_sorted(row_.begin(), row_.end(), by_neighbour))
+      std::sort(row_.begin(), row_.end(), by_neighbour);
+    for (std::size_t k = 0; k < row_.size(); ++k) {
+      if (k > 0 && row_[k].first == row_[k - 1].first) {
         throw InputError(
-            path, where + "neighbour " + std::to_string(row[k].first + 1) + " is listed twice");
+            path_, where + "neighbour " + std::to_string(row_[k].first + 1) + " is listed twice");
       }
-      targets.push_back(row[k].first);
-      weights.push_back(row[k].second);
+      rows.targets.push_back(row_[k].first);
+      rows.weights.push_back(row_[k].second);
     }
-    offsets.push_back(static_cast<Offset>(targets.size()));
-    ++vertex;
+    rows.offsets.push_back(static_cast<Offset>(rows.targets.size()));
+    ++vertex_;
   }
-  if (vertex != n) {
-    throw InputError(path, "wrong number of vertex lines: header says " + std::to_string(n) +
-                               " vertices, file has " + std::to_string(vertex) + " vertex lines");
-  }
-  check_symmetric(path, n, offsets, targets, weights);
-  const auto edges = static_cast<std::int64_t>(targets.size() / 2);
+
+  const std::string& path_;
+  TextLines lines_;
+  Header header_;
+  std::vector<std::string_view> tokens_;
+  std::vector<std::pair<Index, Weight>> row_;
+  Index vertex_ = 0;  ///< 0-based vertex of the next vertex line
+  bool finished_ = false;
+};
+
+void check_edge_count(const std::string& path, const Header& header, Offset stored_entries) {
+  const auto edges = static_cast<std::int64_t>(stored_entries / 2);
   if (edges != header.m) {
     throw InputError(path, "wrong edge count: header says " + std::to_string(header.m) +
                                " edges, file has " + std::to_string(edges));
   }
-  return CommGraph::from_symmetric_csr(n, std::move(offsets), std::move(targets),
-                                       std::move(weights));
+}
+
+/// 64-bit mix of SplitMix64 (Steele, Lea, Flood 2014).
+std::uint64_t mix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+/// Streams the vertex rows. Symmetry is checked by a fingerprint: every entry (u, v, w) adds
+/// hash({u, v}, w) when u < v and subtracts it when u > v (mod 2^64), so a symmetric graph sums to
+/// exactly 0 and an asymmetric one to 0 only with probability ~2^-64. On a non-zero sum the file
+/// is read again in full by read_metis_graph, whose exact check names the offending edge.
+class MetisRowSource final : public MatrixRowSource {
+ public:
+  explicit MetisRowSource(const std::string& path) : path_(path), parser_(path_) {}
+
+  [[nodiscard]] Index size() const override { return parser_.header().n; }
+  [[nodiscard]] Offset expected_entries() const override {
+    return static_cast<Offset>(2 * parser_.header().m);
+  }
+
+  Index append_rows(kernels::Csr& rows) override {
+    if (parser_.finished()) return 0;
+    const std::size_t first_offset = rows.offsets.size() - 1;
+    const Index appended = parser_.append_rows(rows, kRowBlockRows, kRowBlockEntries);
+    for (Index r = 0; r < appended; ++r) {
+      const Index u = next_row_++;
+      const auto k = first_offset + static_cast<std::size_t>(r);
+      for (auto e = static_cast<std::size_t>(rows.offsets[k]);
+           e < static_cast<std::size_t>(rows.offsets[k + 1]); ++e) {
+        const Index v = rows.targets[e];
+        const auto low = static_cast<std::uint64_t>(std::min(u, v));
+        const auto high = static_cast<std::uint64_t>(std::max(u, v));
+        const std::uint64_t h =
+            mix(mix((low << 32) | high) ^ std::bit_cast<std::uint64_t>(rows.weights[e]));
+        fingerprint_ += u < v ? h : 0 - h;
+      }
+      entries_ += rows.offsets[k + 1] - rows.offsets[k];
+    }
+    if (parser_.finished()) {
+      if (fingerprint_ != 0) {
+        static_cast<void>(read_metis_graph(path_));  // throws, naming the edge
+        throw InputError(path_, "asymmetric graph: an edge has no reverse of the same weight");
+      }
+      check_edge_count(path_, parser_.header(), entries_);
+    }
+    return appended;
+  }
+
+ private:
+  std::string path_;
+  MetisRowParser parser_;
+  Index next_row_ = 0;
+  Offset entries_ = 0;
+  std::uint64_t fingerprint_ = 0;
+};
+
+}  // namespace
+
+CommGraph read_metis_graph(const std::string& path) {
+  MetisRowParser parser(path);
+  kernels::Csr rows;
+  rows.n = parser.header().n;
+  rows.offsets.reserve(static_cast<std::size_t>(rows.n) + 1);
+  while (!parser.finished()) {
+    parser.append_rows(rows, std::numeric_limits<Index>::max(), std::numeric_limits<Offset>::max());
+  }
+  check_symmetric(path, rows.n, rows.offsets, rows.targets, rows.weights);
+  check_edge_count(path, parser.header(), static_cast<Offset>(rows.targets.size()));
+  return CommGraph::from_symmetric_csr(rows.n, std::move(rows.offsets), std::move(rows.targets),
+                                       std::move(rows.weights));
+}
+
+std::unique_ptr<MatrixRowSource> open_metis_row_source(const std::string& path) {
+  return std::make_unique<MetisRowSource>(path);
 }
 
 }  // namespace treematch::io

@@ -1,8 +1,10 @@
 // Reads a METIS graph file (as used by .APHiD task graphs) into the CommGraph model.
 #pragma once
 
+#include <memory>
 #include <string>
 
+#include "io/matrix_stream.h"
 #include "src/comm_graph.h"
 
 namespace treematch::io {
@@ -16,5 +18,9 @@ namespace treematch::io {
 /// repeated neighbour, a non-positive weight, a wrong number of vertex lines, an edge without its
 /// reverse (or with another weight; both vertices named) or an edge count that differs from m.
 CommGraph read_metis_graph(const std::string& path);
+
+/// The same file as a stream of row blocks (same checks, same messages; the symmetry and edge-count
+/// checks run when the last block is read, see open_matrix_source in io/matrix_stream.h).
+std::unique_ptr<MatrixRowSource> open_metis_row_source(const std::string& path);
 
 }  // namespace treematch::io

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -16,6 +17,7 @@
 #include "io/input_error.h"
 #include "io/matrix_hdf5.h"
 #include "io/matrix_metis_reader.h"
+#include "io/matrix_stream.h"
 #include "io/matrix_text_reader.h"
 
 namespace treematch::io {
@@ -81,59 +83,48 @@ Content sniff(const std::string& path) {
                              metric_name(metric) + " needs " + hint);
 }
 
-/// size / count entry by entry (0 where the count is 0); both are directed rows sorted by column.
-kernels::Csr average(const std::string& path, const kernels::Csr& size, const kernels::Csr& count,
-                     const std::string& count_source) {
-  if (size.n != count.n) {
-    throw InputError(path, "the size matrix has " + std::to_string(size.n) + " rows but " +
-                               count_source + " has " + std::to_string(count.n));
-  }
-  kernels::Csr avg;
-  avg.n = size.n;
-  avg.offsets.reserve(static_cast<std::size_t>(size.n) + 1);
-  for (std::size_t r = 0; r < static_cast<std::size_t>(size.n); ++r) {
-    auto a = static_cast<std::size_t>(size.offsets[r]);
-    const auto a_end = static_cast<std::size_t>(size.offsets[r + 1]);
-    auto b = static_cast<std::size_t>(count.offsets[r]);
-    const auto b_end = static_cast<std::size_t>(count.offsets[r + 1]);
-    while (a != a_end && b != b_end) {
-      if (size.targets[a] < count.targets[b]) {
-        ++a;
-      } else if (count.targets[b] < size.targets[a]) {
-        ++b;
-      } else {
-        avg.targets.push_back(size.targets[a]);
-        avg.weights.push_back(size.weights[a++] / count.weights[b++]);
-      }
-    }
-    avg.offsets.push_back(static_cast<Offset>(avg.targets.size()));
-  }
-  return avg;
-}
-
 CommGraph to_graph(kernels::Csr rows) {
   const Index n = rows.n;
   return CommGraph::from_directed_rows(n, std::move(rows.offsets), std::move(rows.targets),
                                        std::move(rows.weights));
 }
 
-/// MapLib CSV: "X.size.csv" / "X.count.csv" sibling pairs carry both metrics.
-CommGraph read_csv(const std::string& path, Metric metric) {
+using Source = std::unique_ptr<MatrixRowSource>;
+
+Source dense_text_source(const std::string& path, TextSeparator separator) {
+  return std::make_unique<DenseTextRowSource>(path, separator);
+}
+
+/// The names a MapLib CSV pair "X.size.csv" / "X.count.csv" gives, if `path` is one of them.
+struct CsvPair {
+  bool is_pair = false;
+  bool is_size = false;
+  std::string size_path;
+  std::string count_path;
+};
+
+CsvPair csv_pair(const std::string& path) {
   const std::string name = lower(fs::path(path).filename().string());
   const bool is_size = ends_with(name, ".size.csv");
   const bool is_count = ends_with(name, ".count.csv");
-  if (!is_size && !is_count) {
-    if (metric != Metric::kSize)
-      single_metric(path, metric, "a pair of files X.size.csv and X.count.csv");
-    return to_graph(read_dense_text_rows(path, TextSeparator::kComma));
-  }
+  if (!is_size && !is_count) return {};
   const std::size_t suffix = is_size ? 9 : 10;
   const std::string stem = path.substr(0, path.size() - suffix);
   // The sibling's suffix in the same case as the given one ("X.SIZE.CSV" -> "X.COUNT.CSV").
   const bool upper =
       path.substr(path.size() - suffix) == upper_case(path.substr(path.size() - suffix));
-  const std::string size_path = is_size ? path : stem + (upper ? ".SIZE.CSV" : ".size.csv");
-  const std::string count_path = is_count ? path : stem + (upper ? ".COUNT.CSV" : ".count.csv");
+  return CsvPair{true, is_size, is_size ? path : stem + (upper ? ".SIZE.CSV" : ".size.csv"),
+                 is_count ? path : stem + (upper ? ".COUNT.CSV" : ".count.csv")};
+}
+
+/// MapLib CSV: "X.size.csv" / "X.count.csv" sibling pairs carry both metrics.
+Source csv_source(const std::string& path, Metric metric) {
+  const CsvPair pair = csv_pair(path);
+  if (!pair.is_pair) {
+    if (metric != Metric::kSize)
+      single_metric(path, metric, "a pair of files X.size.csv and X.count.csv");
+    return dense_text_source(path, TextSeparator::kComma);
+  }
   const auto require = [&](const std::string& sibling) {
     std::error_code ec;
     if (!fs::exists(sibling, ec)) {
@@ -143,21 +134,22 @@ CommGraph read_csv(const std::string& path, Metric metric) {
   };
   switch (metric) {
     case Metric::kSize:
-      if (is_count) require(size_path);
-      return to_graph(read_dense_text_rows(size_path, TextSeparator::kComma));
+      if (!pair.is_size) require(pair.size_path);
+      return dense_text_source(pair.size_path, TextSeparator::kComma);
     case Metric::kMsg:
-      if (is_size) require(count_path);
-      return to_graph(read_dense_text_rows(count_path, TextSeparator::kComma));
+      if (pair.is_size) require(pair.count_path);
+      return dense_text_source(pair.count_path, TextSeparator::kComma);
     case Metric::kAvg:
-      require(is_size ? count_path : size_path);
-      return to_graph(average(path, read_dense_text_rows(size_path, TextSeparator::kComma),
-                              read_dense_text_rows(count_path, TextSeparator::kComma), count_path));
+      require(pair.is_size ? pair.count_path : pair.size_path);
+      return average_source(dense_text_source(pair.size_path, TextSeparator::kComma),
+                            dense_text_source(pair.count_path, TextSeparator::kComma), path,
+                            pair.count_path);
   }
   return {};
 }
 
 /// HDF5: /size and /msg carry both metrics; /matrix (or /size alone) only the size.
-CommGraph read_hdf5(const std::string& path, Metric metric) {
+Source hdf5_source(const std::string& path, Metric metric) {
   const bool has_size = hdf5_has_object(path, "/size");
   const bool has_msg = hdf5_has_object(path, "/msg");
   const std::string size_object = has_size ? "/size" : "/matrix";
@@ -168,20 +160,49 @@ CommGraph read_hdf5(const std::string& path, Metric metric) {
   }
   switch (metric) {
     case Metric::kSize:
-      return to_graph(read_hdf5_matrix_rows(path, size_object));
+      return open_hdf5_row_source(path, size_object);
     case Metric::kMsg:
-      return to_graph(read_hdf5_matrix_rows(path, "/msg"));
+      return open_hdf5_row_source(path, "/msg");
     case Metric::kAvg:
-      return to_graph(average(path, read_hdf5_matrix_rows(path, size_object),
-                              read_hdf5_matrix_rows(path, "/msg"), "/msg"));
+      return average_source(open_hdf5_row_source(path, size_object),
+                            open_hdf5_row_source(path, "/msg"), path, "/msg");
   }
   return {};
 }
 
-CommGraph read_dense_text(const std::string& path, Metric metric) {
+Source dense_text_metric_source(const std::string& path, Metric metric) {
   if (metric != Metric::kSize)
     single_metric(path, metric, "a file with both metrics (CSV pair or HDF5)");
-  return to_graph(read_dense_text_rows(path, TextSeparator::kWhitespace));
+  return dense_text_source(path, TextSeparator::kWhitespace);
+}
+
+/// The formats a file can be read as.
+enum class Kind { kHdf5, kMetis, kCsv, kDenseText };
+
+/// Chooses the reader from the extension, then the content (throws for binary non-HDF5 files).
+Kind classify(const std::string& path) {
+  const Content content = sniff(path);
+  const std::string extension = lower(fs::path(path).extension().string());
+  if (extension == ".h5" || extension == ".hdf5") return Kind::kHdf5;
+  if (extension == ".aphid" || extension == ".graph" || extension == ".metis") return Kind::kMetis;
+  switch (content) {
+    case Content::kHdf5:
+      return Kind::kHdf5;
+    case Content::kMatlab:
+      throw InputError(
+          path, "a MATLAB binary MAT-file, not a TreeMatch text matrix (save it with -ascii)");
+    case Content::kBinary:
+      throw InputError(path,
+                       "a binary file, not a text matrix (expected .mat/.csv text, .h5 or METIS)");
+    case Content::kText:
+      break;
+  }
+  return extension == ".csv" ? Kind::kCsv : Kind::kDenseText;
+}
+
+void require_size_metric_for_metis(const std::string& path, Metric metric) {
+  if (metric != Metric::kSize)
+    single_metric(path, metric, "a file with both metrics (CSV pair or HDF5)");
 }
 
 }  // namespace
@@ -194,28 +215,45 @@ Metric parse_metric(const std::string& text) {
 }
 
 CommGraph read_matrix(const std::string& path, Metric metric) {
-  const Content content = sniff(path);
-  const std::string extension = lower(fs::path(path).extension().string());
-  if (extension == ".h5" || extension == ".hdf5") return read_hdf5(path, metric);
-  if (extension == ".aphid" || extension == ".graph" || extension == ".metis") {
-    if (metric != Metric::kSize)
-      single_metric(path, metric, "a file with both metrics (CSV pair or HDF5)");
+  const Kind kind = classify(path);
+  if (kind == Kind::kMetis) {
+    // Read whole: the exact symmetry check needs every row anyway.
+    require_size_metric_for_metis(path, metric);
     return read_metis_graph(path);
   }
-  switch (content) {
-    case Content::kHdf5:
-      return read_hdf5(path, metric);
-    case Content::kMatlab:
-      throw InputError(
-          path, "a MATLAB binary MAT-file, not a TreeMatch text matrix (save it with -ascii)");
-    case Content::kBinary:
-      throw InputError(path,
-                       "a binary file, not a text matrix (expected .mat/.csv text, .h5 or METIS)");
-    case Content::kText:
-      break;
+  return to_graph(read_all_rows(*open_matrix_source(path, metric)));
+}
+
+std::unique_ptr<MatrixRowSource> open_matrix_source(const std::string& path, Metric metric) {
+  switch (classify(path)) {
+    case Kind::kHdf5:
+      return hdf5_source(path, metric);
+    case Kind::kMetis:
+      require_size_metric_for_metis(path, metric);
+      return open_metis_row_source(path);
+    case Kind::kCsv:
+      return csv_source(path, metric);
+    case Kind::kDenseText:
+      return dense_text_metric_source(path, metric);
   }
-  if (extension == ".csv") return read_csv(path, metric);
-  return read_dense_text(path, metric);
+  return {};
+}
+
+bool has_both_metrics(const std::string& path) {
+  switch (classify(path)) {
+    case Kind::kHdf5:
+      return hdf5_has_object(path, "/msg") &&
+             (hdf5_has_object(path, "/size") || hdf5_has_object(path, "/matrix"));
+    case Kind::kCsv: {
+      const CsvPair pair = csv_pair(path);
+      std::error_code ec;
+      return pair.is_pair && fs::exists(pair.size_path, ec) && fs::exists(pair.count_path, ec);
+    }
+    case Kind::kMetis:
+    case Kind::kDenseText:
+      return false;
+  }
+  return false;
 }
 
 }  // namespace treematch::io

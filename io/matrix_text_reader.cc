@@ -72,92 +72,6 @@ bool is_csv_header(std::string_view line) {
   }
 }
 
-/// Parses the rows of one dense text matrix into directed CSR rows.
-class DenseRowParser {
- public:
-  DenseRowParser(const std::string& path, TextSeparator separator)
-      : path_(path), separator_(separator) {}
-
-  /// Parses one non-blank line as matrix row `row_`; returns how many values it held.
-  std::int64_t parse_line(std::string_view line, std::int64_t line_number) {
-    line_number_ = line_number;
-    column_ = 0;
-    if (separator_ == TextSeparator::kWhitespace) {
-      const char* p = line.data();
-      const char* const end = p + line.size();
-      while (true) {
-        while (p != end && is_blank_char(*p)) ++p;
-        // Dense communication matrices are mostly zeros: skip "0 0 0 0 " eight bytes at a time.
-        while (end - p >= 8 && std::memcmp(p, "0 0 0 0 ", 8) == 0) {
-          p += 8;
-          column_ += 4;
-        }
-        if (p == end) break;
-        const char* const token = p;
-        while (p != end && !is_blank_char(*p)) ++p;
-        take(std::string_view(token, static_cast<std::size_t>(p - token)));
-      }
-    } else {
-      while (true) {
-        const std::size_t comma = line.find(',');
-        const std::string_view field = trim(line.substr(0, comma));
-        if (field.empty()) fail("empty field");
-        take(field);
-        if (comma == std::string_view::npos) break;
-        line.remove_prefix(comma + 1);
-      }
-    }
-    ++row_;
-    rows_.offsets.push_back(static_cast<Offset>(rows_.targets.size()));
-    return column_;
-  }
-
-  [[nodiscard]] std::int64_t rows() const { return row_; }
-  kernels::Csr release(Index n) {
-    rows_.n = n;
-    return std::move(rows_);
-  }
-
- private:
-  [[noreturn]] void fail(const std::string& what) const {
-    throw InputError(path_, "line " + std::to_string(line_number_) + ", column " +
-                                std::to_string(column_ + 1) + ": " + what);
-  }
-
-  void take(std::string_view token) {
-    // Most entries of a dense communication matrix are zero: skip them before from_chars.
-    if (token.size() == 1 && token[0] == '0') {
-      ++column_;
-      return;
-    }
-    double value = 0.0;
-    switch (parse_number(token, value)) {
-      case Parse::kOk:
-        break;
-      case Parse::kNotNumber:
-        fail(quote(token) + " is not a number (non-numeric value)");
-      case Parse::kOutOfRange:
-        fail(quote(token) + " is out of the range of a double");
-    }
-    if (!std::isfinite(value))
-      fail(quote(token) + " is not finite (NaN or inf entries are not allowed)");
-    if (value < 0.0) fail("negative entry " + quote(token) + " (volumes must be >= 0)");
-    if (value > 0.0 && column_ != row_) {
-      if (column_ > std::numeric_limits<Index>::max()) fail("too many columns");
-      rows_.targets.push_back(static_cast<Index>(column_));
-      rows_.weights.push_back(value);
-    }
-    ++column_;
-  }
-
-  const std::string& path_;
-  TextSeparator separator_;
-  kernels::Csr rows_;
-  std::int64_t row_ = 0;
-  std::int64_t column_ = 0;
-  std::int64_t line_number_ = 0;
-};
-
 }  // namespace
 
 TextLines::TextLines(const std::string& path) : path_(path), file_(std::fopen(path.c_str(), "rb")) {
@@ -208,47 +122,170 @@ bool TextLines::next(std::string_view& line) {
   return true;
 }
 
-kernels::Csr read_dense_text_rows(const std::string& path, TextSeparator separator) {
-  TextLines lines(path);
-  DenseRowParser parser(path, separator);
-  std::int64_t width = -1;  // values per row, fixed by the first row
-  bool first = true;
+/// Parses the rows of one dense text matrix into directed CSR rows.
+class DenseTextRowSource::Parser {
+ public:
+  Parser(const std::string& path, TextSeparator separator) : path_(path), separator_(separator) {}
+
+  /// Parses one non-blank line as matrix row `rows_done()` into `rows`; returns how many values it
+  /// held.
+  std::int64_t parse_line(std::string_view line, std::int64_t line_number, kernels::Csr& rows) {
+    line_number_ = line_number;
+    column_ = 0;
+    out_ = &rows;
+    if (separator_ == TextSeparator::kWhitespace) {
+      const char* p = line.data();
+      const char* const end = p + line.size();
+      while (true) {
+        while (p != end && is_blank_char(*p)) ++p;
+        // Dense communication matrices are mostly zeros: skip "0 0 0 0 " eight bytes at a time.
+        while (end - p >= 8 && std::memcmp(p, "0 0 0 0 ", 8) == 0) {
+          p += 8;
+          column_ += 4;
+        }
+        if (p == end) break;
+        const char* const token = p;
+        while (p != end && !is_blank_char(*p)) ++p;
+        take(std::string_view(token, static_cast<std::size_t>(p - token)));
+      }
+    } else {
+      while (true) {
+        const std::size_t comma = line.find(',');
+        const std::string_view field = trim(line.substr(0, comma));
+        if (field.empty()) fail("empty field");
+        take(field);
+        if (comma == std::string_view::npos) break;
+        line.remove_prefix(comma + 1);
+      }
+    }
+    ++row_;
+    rows.offsets.push_back(static_cast<Offset>(rows.targets.size()));
+    return column_;
+  }
+
+  [[nodiscard]] std::int64_t rows_done() const { return row_; }
+
+ private:
+  [[noreturn]] void fail(const std::string& what) const {
+    throw InputError(path_, "line " + std::to_string(line_number_) + ", column " +
+                                std::to_string(column_ + 1) + ": " + what);
+  }
+
+  void take(std::string_view token) {
+    // Most entries of a dense communication matrix are zero: skip them before from_chars.
+    if (token.size() == 1 && token[0] == '0') {
+      ++column_;
+      return;
+    }
+    double value = 0.0;
+    switch (parse_number(token, value)) {
+      case Parse::kOk:
+        break;
+      case Parse::kNotNumber:
+        fail(quote(token) + " is not a number (non-numeric value)");
+      case Parse::kOutOfRange:
+        fail(quote(token) + " is out of the range of a double");
+    }
+    if (!std::isfinite(value))
+      fail(quote(token) + " is not finite (NaN or inf entries are not allowed)");
+    if (value < 0.0) fail("negative entry " + quote(token) + " (volumes must be >= 0)");
+    if (value > 0.0 && column_ != row_) {
+      if (column_ > std::numeric_limits<Index>::max()) fail("too many columns");
+      out_->targets.push_back(static_cast<Index>(column_));
+      out_->weights.push_back(value);
+    }
+    ++column_;
+  }
+
+  const std::string& path_;
+  TextSeparator separator_;
+  kernels::Csr* out_ = nullptr;
+  std::int64_t row_ = 0;
+  std::int64_t column_ = 0;
+  std::int64_t line_number_ = 0;
+};
+
+DenseTextRowSource::DenseTextRowSource(const std::string& path, TextSeparator separator)
+    : path_(path),
+      separator_(separator),
+      lines_(path),
+      parser_(std::make_unique<Parser>(path_, separator)) {
   std::string_view line;
-  while (lines.next(line)) {
-    if (lines.line_number() == 1 && line.substr(0, 3) == "\xEF\xBB\xBF")
+  if (!next_matrix_line(line)) throw InputError(path_, "empty file: no matrix rows");
+  const std::int64_t count = parser_->parse_line(line, lines_.line_number(), first_row_);
+  if (count > std::numeric_limits<Index>::max()) {
+    throw InputError(path_, "line " + std::to_string(lines_.line_number()) + ": " +
+                                std::to_string(count) + " values per row is too many");
+  }
+  width_ = static_cast<Index>(count);
+}
+
+DenseTextRowSource::~DenseTextRowSource() = default;
+
+bool DenseTextRowSource::next_matrix_line(std::string_view& line) {
+  while (lines_.next(line)) {
+    if (lines_.line_number() == 1 && line.substr(0, 3) == "\xEF\xBB\xBF")
       line.remove_prefix(3);  // UTF-8 BOM
     if (is_blank(line)) continue;
-    if (first && separator == TextSeparator::kComma && is_csv_header(line)) {
-      first = false;
+    if (first_line_ && separator_ == TextSeparator::kComma && is_csv_header(line)) {
+      first_line_ = false;
       continue;
     }
-    first = false;
-    const std::int64_t row = parser.rows() + 1;
-    if (width >= 0 && row > width) {
-      throw InputError(path, "not square: more than " + std::to_string(width) + " rows of " +
-                                 std::to_string(width) + " values (line " +
-                                 std::to_string(lines.line_number()) + ")");
-    }
-    const std::int64_t count = parser.parse_line(line, lines.line_number());
-    if (width < 0) {
-      if (count > std::numeric_limits<Index>::max()) {
-        throw InputError(path, "line " + std::to_string(lines.line_number()) + ": " +
-                                   std::to_string(count) + " values per row is too many");
+    first_line_ = false;
+    return true;
+  }
+  return false;
+}
+
+void DenseTextRowSource::parse_row(std::string_view line, kernels::Csr& rows) {
+  const std::int64_t row = parser_->rows_done() + 1;
+  if (row > width_) {
+    throw InputError(path_, "not square: more than " + std::to_string(width_) + " rows of " +
+                                std::to_string(width_) + " values (line " +
+                                std::to_string(lines_.line_number()) + ")");
+  }
+  const std::int64_t count = parser_->parse_line(line, lines_.line_number(), rows);
+  if (count != width_) {
+    throw InputError(path_, "ragged rows: row " + std::to_string(row) + " (line " +
+                                std::to_string(lines_.line_number()) + ") has " +
+                                std::to_string(count) + " values, expected " +
+                                std::to_string(width_));
+  }
+}
+
+Index DenseTextRowSource::append_rows(kernels::Csr& rows) {
+  if (finished_) return 0;
+  const std::size_t start = rows.targets.size();
+  Index appended = 0;
+  if (first_pending_) {
+    first_pending_ = false;
+    const Offset base = rows.offsets.back();
+    rows.targets.insert(rows.targets.end(), first_row_.targets.begin(), first_row_.targets.end());
+    rows.weights.insert(rows.weights.end(), first_row_.weights.begin(), first_row_.weights.end());
+    rows.offsets.push_back(base + first_row_.offsets.back());
+    first_row_ = kernels::Csr{};
+    appended = 1;
+  }
+  std::string_view line;
+  while (appended < kRowBlockRows &&
+         static_cast<Offset>(rows.targets.size() - start) < kRowBlockEntries) {
+    if (!next_matrix_line(line)) {
+      finished_ = true;
+      if (parser_->rows_done() != width_) {
+        throw InputError(path_, "not square: " + std::to_string(parser_->rows_done()) +
+                                    " rows of " + std::to_string(width_) + " values");
       }
-      width = count;
-    } else if (count != width) {
-      throw InputError(path, "ragged rows: row " + std::to_string(row) + " (line " +
-                                 std::to_string(lines.line_number()) + ") has " +
-                                 std::to_string(count) + " values, expected " +
-                                 std::to_string(width));
+      break;
     }
+    parse_row(line, rows);
+    ++appended;
   }
-  if (parser.rows() == 0) throw InputError(path, "empty file: no matrix rows");
-  if (parser.rows() != width) {
-    throw InputError(path, "not square: " + std::to_string(parser.rows()) + " rows of " +
-                               std::to_string(width) + " values");
-  }
-  return parser.release(static_cast<Index>(width));
+  return appended;
+}
+
+kernels::Csr read_dense_text_rows(const std::string& path, TextSeparator separator) {
+  DenseTextRowSource source(path, separator);
+  return read_all_rows(source);
 }
 
 }  // namespace treematch::io

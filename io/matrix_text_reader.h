@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "io/matrix_stream.h"
 #include "kernels/types.h"
 
 namespace treematch::io {
@@ -52,5 +53,36 @@ enum class TextSeparator {
 /// dropped. Throws InputError(path, ...) for an empty file, a ragged or non-square matrix, a
 /// negative, NaN/inf or non-numeric value (naming line and column).
 kernels::Csr read_dense_text_rows(const std::string& path, TextSeparator separator);
+
+/// The same file as a stream of row blocks (same checks, same messages). The constructor reads up
+/// to the first row to learn n and throws InputError for an empty file or an unreadable first row;
+/// later problems (a ragged row, too few or too many rows) are thrown by append_rows() when it
+/// reaches them.
+class DenseTextRowSource final : public MatrixRowSource {
+ public:
+  DenseTextRowSource(const std::string& path, TextSeparator separator);
+  ~DenseTextRowSource() override;
+
+  [[nodiscard]] Index size() const override { return width_; }
+  Index append_rows(kernels::Csr& rows) override;
+
+ private:
+  class Parser;
+
+  /// Next non-blank matrix line (the BOM and a CSV header skipped); false at end of file.
+  bool next_matrix_line(std::string_view& line);
+  /// Parses `line` as the next row into `rows`, checking its length against the width.
+  void parse_row(std::string_view line, kernels::Csr& rows);
+
+  std::string path_;
+  TextSeparator separator_;
+  TextLines lines_;
+  std::unique_ptr<Parser> parser_;
+  kernels::Csr first_row_;  ///< the row read by the constructor, handed over first
+  bool first_pending_ = true;
+  bool first_line_ = true;  ///< no matrix line seen yet (a CSV header may come)
+  bool finished_ = false;
+  Index width_ = 0;
+};
 
 }  // namespace treematch::io

@@ -27,42 +27,50 @@ std::vector<Index> group_of_vertices(const Groups& groups, Index n) {
   return owner;
 }
 
-struct Entry {
-  Index target;
-  Index order;  // position in the gathering order: makes the sort (and the sums) deterministic
-  Weight weight;
+/// Per-worker accumulator over the groups: acc[h] collects r[g][h] for the group g being built;
+/// `stamp` says which g last wrote h, so nothing is cleared between groups. A row costs
+/// O(sum of its members' degrees + t log t) for t distinct targets, dense rows included.
+class RowAccumulator {
+ public:
+  explicit RowAccumulator(Index groups) : acc_(at(groups), 0.0), stamp_(at(groups), -1) {}
+
+  /// Writes the aggregated row of group g at out_targets/out_weights[begin..); returns its length.
+  /// Each r[g][h] is summed in member order, then row order: the same for any thread count.
+  Offset build_row(CsrView graph, const Groups& groups, std::span<const Index> owner, Index g,
+                   std::vector<Index>& out_targets, std::vector<Weight>& out_weights,
+                   Offset begin) {
+    touched_.clear();
+    const Index stored = static_cast<Index>(graph.offsets.size()) - 1;
+    for (Index v : groups.group(g)) {
+      if (v >= stored) continue;
+      for (Offset e = graph.row_begin(v); e < graph.row_end(v); ++e) {
+        const Index h = owner[at(graph.targets[pos(e)])];
+        if (h == g) continue;
+        if (stamp_[at(h)] != g) {
+          stamp_[at(h)] = g;
+          acc_[at(h)] = graph.weights[pos(e)];
+          touched_.push_back(h);
+        } else {
+          acc_[at(h)] += graph.weights[pos(e)];
+        }
+      }
+    }
+    std::sort(touched_.begin(), touched_.end());
+    for (std::size_t i = 0; i < touched_.size(); ++i) {
+      out_targets[pos(begin) + i] = touched_[i];
+      out_weights[pos(begin) + i] = acc_[at(touched_[i])];
+    }
+    return static_cast<Offset>(touched_.size());
+  }
+
+ private:
+  std::vector<Weight> acc_;
+  std::vector<Index> stamp_;
+  std::vector<Index> touched_;
 };
 
-/// Writes the aggregated row of group g at out_targets/out_weights[begin..); returns its length.
-Offset build_row(CsrView graph, const Groups& groups, std::span<const Index> owner, Index g,
-                 std::vector<Entry>& buffer, std::vector<Index>& out_targets,
-                 std::vector<Weight>& out_weights, Offset begin) {
-  buffer.clear();
-  const Index stored = static_cast<Index>(graph.offsets.size()) - 1;
-  for (Index v : groups.group(g)) {
-    if (v >= stored) continue;
-    for (Offset e = graph.row_begin(v); e < graph.row_end(v); ++e) {
-      const Index h = owner[at(graph.targets[pos(e)])];
-      if (h != g)
-        buffer.push_back(Entry{h, static_cast<Index>(buffer.size()), graph.weights[pos(e)]});
-    }
-  }
-  std::sort(buffer.begin(), buffer.end(), [](const Entry& a, const Entry& b) {
-    return a.target != b.target ? a.target < b.target : a.order < b.order;
-  });
-  Offset length = 0;
-  for (std::size_t i = 0; i < buffer.size();) {
-    Weight sum = 0.0;
-    const Index target = buffer[i].target;
-    for (; i < buffer.size() && buffer[i].target == target; ++i) sum += buffer[i].weight;
-    out_targets[pos(begin + length)] = target;
-    out_weights[pos(begin + length)] = sum;
-    ++length;
-  }
-  return length;
-}
-
-/// Upper bound of each group's row: the sum of its members' degrees (prefix offsets).
+/// Upper bound of each group's row: its members' degrees, at most the other groups (prefix
+/// offsets).
 std::vector<Offset> bound_offsets(CsrView graph, const Groups& groups) {
   const Index stored = static_cast<Index>(graph.offsets.size()) - 1;
   std::vector<Offset> bound(at(groups.count()) + 1, 0);
@@ -70,7 +78,7 @@ std::vector<Offset> bound_offsets(CsrView graph, const Groups& groups) {
     Offset degree = 0;
     for (Index v : groups.group(g))
       degree += v < stored ? graph.row_end(v) - graph.row_begin(v) : 0;
-    bound[at(g) + 1] = bound[at(g)] + degree;
+    bound[at(g) + 1] = bound[at(g)] + std::min<Offset>(degree, groups.count() - 1);
   }
   return bound;
 }
@@ -106,15 +114,17 @@ Csr aggregate(CsrView graph, const Groups& groups) {
   std::vector<Index> targets(pos(bound.back()));
   std::vector<Weight> weights(pos(bound.back()));
   std::vector<Offset> length(at(groups.count()));
-  tbb::enumerable_thread_specific<std::vector<Entry>> buffers;
-  tbb::parallel_for(tbb::blocked_range<Index>(0, groups.count(), 256),
-                    [&](const tbb::blocked_range<Index>& range) {
-                      std::vector<Entry>& buffer = buffers.local();
-                      for (Index g = range.begin(); g != range.end(); ++g) {
-                        length[at(g)] = build_row(graph, groups, owner, g, buffer, targets, weights,
-                                                  bound[at(g)]);
-                      }
-                    });
+  const Index count = groups.count();
+  tbb::enumerable_thread_specific<RowAccumulator> accumulators(
+      [count] { return RowAccumulator(count); });
+  tbb::parallel_for(
+      tbb::blocked_range<Index>(0, count, 256), [&](const tbb::blocked_range<Index>& range) {
+        RowAccumulator& accumulator = accumulators.local();
+        for (Index g = range.begin(); g != range.end(); ++g) {
+          length[at(g)] =
+              accumulator.build_row(graph, groups, owner, g, targets, weights, bound[at(g)]);
+        }
+      });
   return compact(groups.count(), bound, length, targets, weights, /*parallel=*/true);
 }
 
@@ -124,9 +134,9 @@ Csr aggregate_seq(CsrView graph, const Groups& groups) {
   std::vector<Index> targets(pos(bound.back()));
   std::vector<Weight> weights(pos(bound.back()));
   std::vector<Offset> length(at(groups.count()));
-  std::vector<Entry> buffer;
+  RowAccumulator accumulator(groups.count());
   for (Index g = 0; g < groups.count(); ++g) {
-    length[at(g)] = build_row(graph, groups, owner, g, buffer, targets, weights, bound[at(g)]);
+    length[at(g)] = accumulator.build_row(graph, groups, owner, g, targets, weights, bound[at(g)]);
   }
   return compact(groups.count(), bound, length, targets, weights, /*parallel=*/false);
 }

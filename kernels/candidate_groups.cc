@@ -234,6 +234,66 @@ Groups neighbourhood_candidates_seq(CsrView graph, std::span<const Weight> rowsu
   return unique_sorted(std::move(flat), k, /*parallel=*/false);
 }
 
+namespace {
+
+/// Keeps the `limit` heaviest entries of row v at out[begin..); returns how many.
+Offset strongest_of_row(CsrView graph, Index v, Index limit,
+                        std::vector<std::pair<Weight, Index>>& scratch, std::vector<Index>& targets,
+                        std::vector<Weight>& weights, Offset begin) {
+  scratch.clear();
+  for (Offset e = graph.row_begin(v); e < graph.row_end(v); ++e) {
+    scratch.emplace_back(-graph.weights[static_cast<std::size_t>(e)],
+                         graph.targets[static_cast<std::size_t>(e)]);
+  }
+  const std::size_t keep = std::min(scratch.size(), at(limit));
+  std::nth_element(scratch.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(keep),
+                   scratch.end());
+  std::sort(scratch.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(keep),
+            [](const auto& a, const auto& b) { return a.second < b.second; });
+  for (std::size_t i = 0; i < keep; ++i) {
+    targets[static_cast<std::size_t>(begin) + i] = scratch[i].second;
+    weights[static_cast<std::size_t>(begin) + i] = -scratch[i].first;
+  }
+  return static_cast<Offset>(keep);
+}
+
+Csr strongest(CsrView graph, Index limit, bool parallel) {
+  const Index stored = static_cast<Index>(graph.offsets.size()) - 1;
+  Csr out;
+  out.n = graph.n;
+  out.offsets.assign(at(stored) + 1, 0);
+  for (Index v = 0; v < stored; ++v) {
+    out.offsets[at(v) + 1] =
+        out.offsets[at(v)] + std::min<Offset>(graph.row_end(v) - graph.row_begin(v), limit);
+  }
+  out.targets.resize(static_cast<std::size_t>(out.offsets.back()));
+  out.weights.resize(static_cast<std::size_t>(out.offsets.back()));
+  auto rows = [&](Index first, Index last, std::vector<std::pair<Weight, Index>>& scratch) {
+    for (Index v = first; v < last; ++v)
+      strongest_of_row(graph, v, limit, scratch, out.targets, out.weights, out.offsets[at(v)]);
+  };
+  if (parallel) {
+    tbb::enumerable_thread_specific<std::vector<std::pair<Weight, Index>>> scratch;
+    tbb::parallel_for(tbb::blocked_range<Index>(0, stored, 64),
+                      [&](const tbb::blocked_range<Index>& range) {
+                        rows(range.begin(), range.end(), scratch.local());
+                      });
+  } else {
+    std::vector<std::pair<Weight, Index>> scratch;
+    rows(0, stored, scratch);
+  }
+  return out;
+}
+
+}  // namespace
+
+Csr strongest_neighbours(CsrView graph, Index limit) {
+  return strongest(graph, limit, /*parallel=*/true);
+}
+Csr strongest_neighbours_seq(CsrView graph, Index limit) {
+  return strongest(graph, limit, /*parallel=*/false);
+}
+
 Groups pack_remaining(CsrView graph, std::span<const Weight> rowsum, std::span<std::uint8_t> free,
                       Index k) {
   std::vector<Index> order;

@@ -33,6 +33,12 @@ Groups neighbourhood_candidates_seq(CsrView graph, std::span<const Weight> rowsu
                                     std::span<const std::uint8_t> free,
                                     std::span<const Index> fillers, Index k, int seeds);
 
+/// Each row cut to its `limit` heaviest entries (ties: smaller target), kept sorted by target.
+/// Candidate growth only follows strong links, so on dense rows it reads O(limit) per member
+/// instead of O(p); group values and aggregation keep using the full matrix.
+Csr strongest_neighbours(CsrView graph, Index limit);
+Csr strongest_neighbours_seq(CsrView graph, Index limit);
+
 /// Groups all still-free vertices, sequentially and deterministically: heaviest remaining vertex
 /// first (row sum descending, then index), grown as above. Clears `free` for those grouped.
 /// The count of free vertices must be a multiple of k.

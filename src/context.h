@@ -17,6 +17,9 @@ struct GroupingContext {
   double exhaustive_limit = 20000.0;
   /// Neighbourhood candidates started per process (with each of its heaviest partners).
   int seeds_per_process = 2;
+  /// Candidates grow along at most this many strongest links per process (at least 4k): dense
+  /// rows would otherwise make growth O(p) per member.
+  kernels::Index strongest_links = 64;
   /// Candidate rounds over the processes left ungrouped before the final deterministic packing.
   int max_rounds = 3;
   /// The three independent-set heuristics of the paper; the level keeps the cheapest result.

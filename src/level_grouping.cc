@@ -18,6 +18,7 @@ namespace treematch {
 namespace {
 
 using kernels::Groups;
+using kernels::Offset;
 using kernels::Weight;
 
 std::size_t at(Index i) {
@@ -38,24 +39,31 @@ std::string name_of(Heuristic h) {
   return "?";
 }
 
+/// The matrix of one level: `full` for values, `links` (each row's strongest entries, or the
+/// full matrix when rows are short) for growing candidates.
+struct LevelMatrix {
+  kernels::CsrView full;
+  kernels::CsrView links;
+  std::span<const Weight> rowsum;
+};
+
 /// One round's candidates with their values.
 struct Round {
   Groups candidates;
   std::vector<Weight> values;
 };
 
-Round make_round(kernels::CsrView graph, std::span<const Weight> rowsum,
-                 std::span<const std::uint8_t> free, Index k, bool exhaustive,
+Round make_round(const LevelMatrix& m, std::span<const std::uint8_t> free, Index k, bool exhaustive,
                  const GroupingContext& ctx) {
   Round round;
   if (exhaustive) {
     round.candidates = kernels::all_k_subsets(free, k);
   } else {
-    const std::vector<Index> fillers = kernels::filler_order(rowsum, free);
-    round.candidates =
-        kernels::neighbourhood_candidates(graph, rowsum, free, fillers, k, ctx.seeds_per_process);
+    const std::vector<Index> fillers = kernels::filler_order(m.rowsum, free);
+    round.candidates = kernels::neighbourhood_candidates(m.links, m.rowsum, free, fillers, k,
+                                                         ctx.seeds_per_process);
   }
-  round.values = kernels::group_values(graph, rowsum, round.candidates);
+  round.values = kernels::group_values(m.full, m.rowsum, round.candidates);
   return round;
 }
 
@@ -103,16 +111,16 @@ Groups sorted_by_first_member(Groups groups) {
 }
 
 /// Runs one heuristic through the candidate rounds and the final packing.
-std::optional<LevelGrouping> run_heuristic(kernels::CsrView graph, std::span<const Weight> rowsum,
-                                           Index k, bool exhaustive, const Round& first_round,
-                                           Heuristic heuristic, const GroupingContext& ctx) {
-  const Index n = graph.n;
+std::optional<LevelGrouping> run_heuristic(const LevelMatrix& m, Index k, bool exhaustive,
+                                           const Round& first_round, Heuristic heuristic,
+                                           const GroupingContext& ctx) {
+  const Index n = m.full.n;
   std::vector<std::uint8_t> free(at(n), 1);
   Groups chosen;
   chosen.k = k;
   LevelGrouping result;
   for (int round_index = 0; round_index < std::max(ctx.max_rounds, 1); ++round_index) {
-    const Round later = round_index == 0 ? Round{} : make_round(graph, rowsum, free, k, false, ctx);
+    const Round later = round_index == 0 ? Round{} : make_round(m, free, k, false, ctx);
     const Round& round = round_index == 0 ? first_round : later;
     if (round.candidates.count() == 0) break;
     std::optional<std::vector<Index>> kept = select(round, n, heuristic, ctx);
@@ -127,10 +135,10 @@ std::optional<LevelGrouping> run_heuristic(kernels::CsrView graph, std::span<con
     if (exhaustive || std::none_of(free.begin(), free.end(), [](std::uint8_t f) { return f != 0; }))
       break;
   }
-  const Groups rest = kernels::pack_remaining(graph, rowsum, free, k);
+  const Groups rest = kernels::pack_remaining(m.links, m.rowsum, free, k);
   chosen.members.insert(chosen.members.end(), rest.members.begin(), rest.members.end());
   result.groups = sorted_by_first_member(std::move(chosen));
-  const std::vector<Weight> values = kernels::group_values(graph, rowsum, result.groups);
+  const std::vector<Weight> values = kernels::group_values(m.full, m.rowsum, result.groups);
   result.total_value = std::accumulate(values.begin(), values.end(), 0.0);
   result.heuristic = name_of(heuristic);
   result.exhaustive = exhaustive;
@@ -153,8 +161,18 @@ LevelGrouping group_level(kernels::CsrView graph, Index k, const GroupingContext
   }
   const std::vector<Weight> rowsum = kernels::row_sums(graph);
   const bool exhaustive = log_binomial(n, k) <= std::log(ctx.exhaustive_limit);
+  // Dense rows: candidates grow along each process's strongest links only.
+  const Index link_limit = std::max<Index>(ctx.strongest_links, 4 * k);
+  Offset longest = 0;
+  for (Index v = 0; v + 1 < static_cast<Index>(graph.offsets.size()); ++v) {
+    longest = std::max(longest, graph.row_end(v) - graph.row_begin(v));
+  }
+  const kernels::Csr strong = !exhaustive && longest > link_limit
+                                  ? kernels::strongest_neighbours(graph, link_limit)
+                                  : kernels::Csr{};
+  const LevelMatrix m{graph, strong.targets.empty() ? graph : strong.view(), rowsum};
   const std::vector<std::uint8_t> all_free(at(n), 1);
-  const Round first_round = make_round(graph, rowsum, all_free, k, exhaustive, ctx);
+  const Round first_round = make_round(m, all_free, k, exhaustive, ctx);
 
   std::vector<Heuristic> heuristics;
   if (ctx.smallest_value_first) heuristics.push_back(Heuristic::kSmallestValueFirst);
@@ -164,16 +182,14 @@ LevelGrouping group_level(kernels::CsrView graph, Index k, const GroupingContext
 
   bool have = false;
   for (Heuristic h : heuristics) {
-    std::optional<LevelGrouping> candidate =
-        run_heuristic(graph, rowsum, k, exhaustive, first_round, h, ctx);
+    std::optional<LevelGrouping> candidate = run_heuristic(m, k, exhaustive, first_round, h, ctx);
     if (candidate && (!have || candidate->total_value < best.total_value)) {
       best = std::move(*candidate);
       have = true;
     }
   }
   if (!have) {  // every enabled heuristic was over budget: the greedy always runs
-    best = *run_heuristic(graph, rowsum, k, exhaustive, first_round, Heuristic::kSmallestValueFirst,
-                          ctx);
+    best = *run_heuristic(m, k, exhaustive, first_round, Heuristic::kSmallestValueFirst, ctx);
   }
   return best;
 }

@@ -1,5 +1,4 @@
-// treematch-bench: times `treematch map` against Scotch's gmap on the shared data and synthetic
-// stencils.
+// treematch-bench: `treematch map` vs Scotch's gmap on the shared data and synthetic stencils.
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -214,7 +213,10 @@ int main(int argc, char** argv) {
         "hop-bytes = sum over i != j of C[i][j] x tree edges between their cores; walls = whole "
         "command, min of {} "
         "run(s); RSS = peak (ru_maxrss; /bin/true launched the same way: {:.1f} MiB)\n"
-        "Sc ml = Scotch's max load (most processes on one core); seed {}, treematch threads {}\n\n",
+        "Sc ml = Scotch's max load (most processes on one core); seed {}, treematch threads {}\n"
+        "S1/S2 = 27-point stencil in a box (no wraparound), weights face 1000, edge 100, corner "
+        "10, "
+        "ranks shuffled by the seed\n\n",
         scotch_args.empty() ? std::string("default strategy") : "options " + scotch_args,
         options.repeat, info.rss_floor_mib, options.seed,
         options.threads > 0 ? std::to_string(options.threads) : "all");

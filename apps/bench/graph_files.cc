@@ -1,5 +1,4 @@
-// Writers of dense, METIS and Scotch graph files, the uniform tleaf target, and Scotch's map
-// reader.
+// Dense, METIS and Scotch graph writers, the uniform tleaf target and Scotch's map reader.
 #include "apps/bench/graph_files.h"
 
 #include <algorithm>

@@ -1,5 +1,4 @@
-// The files the benchmark hands to the two mappers: matrices for treematch, graphs and targets for
-// Scotch, and the reader of Scotch's mapping output.
+// Input files for treematch and Scotch, and the reader of Scotch's mapping output.
 #pragma once
 
 #include <string>

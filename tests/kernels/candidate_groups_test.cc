@@ -105,3 +105,36 @@ TEST(PackRemaining, EmptyInputGivesNoGroups) {
 
 }  // namespace
 }  // namespace treematch::kernels
+
+namespace treematch::kernels {
+namespace {
+
+TEST(StrongestNeighbours, KeepsTheHeaviestEntriesSortedByTarget) {
+  // Row 0: to 1 (5), 2 (9), 3 (5), 4 (1); limit 2 keeps 2 (9) and the tie 5 at the smaller
+  // target 1.
+  Csr graph;
+  graph.n = 5;
+  graph.offsets = {0, 4, 5, 6, 7, 8};
+  graph.targets = {1, 2, 3, 4, 0, 0, 0, 0};
+  graph.weights = {5, 9, 5, 1, 5, 9, 5, 1};
+  const Csr strong = strongest_neighbours_seq(graph.view(), 2);
+  EXPECT_EQ(strong.offsets, (std::vector<Offset>{0, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(std::vector<Index>(strong.targets.begin(), strong.targets.begin() + 2),
+            (std::vector<Index>{1, 2}));
+  EXPECT_EQ(std::vector<Weight>(strong.weights.begin(), strong.weights.begin() + 2),
+            (std::vector<Weight>{5, 9}));
+}
+
+TEST(StrongestNeighbours, ParallelEqualsSequential) {
+  const Csr graph = testing::random_graph(800, 40, 7, 21);
+  const Csr reference = strongest_neighbours_seq(graph.view(), 16);
+  for (const Csr& strong :
+       testing::under_thread_counts([&] { return strongest_neighbours(graph.view(), 16); })) {
+    EXPECT_EQ(strong.offsets, reference.offsets);
+    EXPECT_EQ(strong.targets, reference.targets);
+    EXPECT_EQ(strong.weights, reference.weights);
+  }
+}
+
+}  // namespace
+}  // namespace treematch::kernels

@@ -78,3 +78,36 @@ TEST(PriorityByValue, TiesBrokenByIndex) {
 
 }  // namespace
 }  // namespace treematch::kernels
+
+namespace treematch::kernels {
+namespace {
+
+TEST(GroupValues, LongRowsByLookupEqualANaiveSum) {
+  // Dense rows (degree ~ 1000) take the pairwise-lookup path; small groups of a sparse graph the
+  // scan.
+  const Csr dense = testing::random_graph(1100, 1600, 100, 17);
+  const std::vector<Weight> rowsum = row_sums_seq(dense.view());
+  Groups g;
+  g.k = 3;
+  g.members = {0, 5, 9, 1, 2, 699, 3, 400, 401};
+  const std::vector<Weight> values = group_values(dense.view(), rowsum, g);
+  ASSERT_EQ(values, group_values_seq(dense.view(), rowsum, g));
+  for (Index c = 0; c < g.count(); ++c) {
+    const auto members = g.group(c);
+    Weight expected = 0;
+    for (Index i : members) {
+      expected += rowsum[static_cast<std::size_t>(i)];
+      for (Offset e = dense.offsets[static_cast<std::size_t>(i)];
+           e < dense.offsets[static_cast<std::size_t>(i) + 1]; ++e) {
+        if (std::find(members.begin(), members.end(), dense.targets[static_cast<std::size_t>(e)]) !=
+            members.end()) {
+          expected -= dense.weights[static_cast<std::size_t>(e)];
+        }
+      }
+    }
+    EXPECT_EQ(values[static_cast<std::size_t>(c)], expected) << c;
+  }
+}
+
+}  // namespace
+}  // namespace treematch::kernels

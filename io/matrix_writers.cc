@@ -1,0 +1,1 @@
+// Placeholder while the convert/generate commands are being written.

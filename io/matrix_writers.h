@@ -1,0 +1,125 @@
+// Writes communication matrices in every format treematch reads, streaming rows; and test matrices.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "io/matrix_hdf5.h"
+#include "io/matrix_stream.h"
+#include "io/matrix_text_reader.h"
+#include "src/comm_graph.h"
+#include "src/topology.h"
+
+namespace treematch::io {
+
+/// The formats a matrix can be written in.
+enum class MatrixFormat {
+  kMat,        ///< TreeMatch dense text: n lines of n blank-separated values
+  kCsv,        ///< dense comma-separated values, no header (MapLib)
+  kMetis,      ///< METIS graph "n m 001", 1-based neighbour/weight pairs (symmetric)
+  kHdf5Csr,    ///< HDF5 csr_matrix group (data, indices, indptr, shape)
+  kHdf5Dense,  ///< HDF5 n x n float64 dataset
+};
+
+/// "auto" (from `path`'s extension: .mat, .csv, .graph/.metis/.aphid, .h5/.hdf5 -> CSR), "mat",
+/// "csv", "metis", "h5" (CSR) or "h5-dense". Throws InputError("--format", ...) for an unknown name
+/// and InputError(path, ...) when "auto" meets an extension it does not know.
+MatrixFormat parse_matrix_format(const std::string& name, const std::string& path);
+
+/// The --format name of `format` ("mat", "csv", "metis", "h5", "h5-dense").
+const char* matrix_format_name(MatrixFormat format);
+
+/// True for the two HDF5 formats.
+bool is_hdf5(MatrixFormat format);
+
+/// True when read_matrix() recognises `path` as `format` by its name alone (or, for HDF5, by its
+/// content): e.g. false for CSV written to "x.txt", which would be read back as blank-separated.
+bool extension_matches(MatrixFormat format, const std::string& path);
+
+/// A large output written in place under a temporary name beside `path` ("<path>.tmp.<pid>", same
+/// directory so that rename(2) stays on one file system), then moved over `path` by commit(). The
+/// temporary file is removed by the destructor unless commit() succeeded, so that an error (bad
+/// input found half-way, disk full) never leaves a partial file under either name.
+class PendingFile {
+ public:
+  /// Creates the empty temporary file: throws InputError(path, "cannot write: <reason>") at once
+  /// if the directory is missing or not writable.
+  explicit PendingFile(std::string path);
+  ~PendingFile();
+  PendingFile(const PendingFile&) = delete;
+  PendingFile& operator=(const PendingFile&) = delete;
+
+  /// Where to write.
+  [[nodiscard]] const std::string& temporary() const { return temporary_; }
+  [[nodiscard]] const std::string& path() const { return path_; }
+
+  /// fsync(2)s the temporary file and renames it to path(). Throws InputError(path, "cannot write:
+  /// <reason>") (the temporary is then removed).
+  void commit();
+
+ private:
+  std::string path_;
+  std::string temporary_;
+  bool committed_ = false;
+};
+
+/// Where and how an HDF5 matrix is written.
+struct MatrixWriteOptions {
+  Hdf5WriteOptions hdf5;
+  std::string object = "/matrix";  ///< the dataset or group written
+  Hdf5WriteMode mode = Hdf5WriteMode::kTruncate;
+};
+
+/// What a writer wrote.
+struct WriteSummary {
+  Index n = 0;
+  Offset entries = 0;  ///< non-zero off-diagonal entries written (METIS: counting both directions)
+  bool symmetrised = false;     ///< METIS only: the input was directed, C + C^T was written
+  bool integer_weights = true;  ///< METIS only: every weight is an integer (METIS itself needs it)
+};
+
+/// Writes every remaining row of `source` to `path` (in place: wrap it in a PendingFile for an
+/// atomic output). Row blocks are written as they are read, except METIS (see
+/// write_matrix_metis). Throws what the source throws (InputError for bad input), InputError(path,
+/// "cannot write: ...") for a failed text write and Hdf5Error for a failed HDF5 call.
+WriteSummary write_matrix(const std::string& path, MatrixFormat format, MatrixRowSource& source,
+                          const MatrixWriteOptions& options = {});
+
+/// Dense text, one line per row: zeros as "0", other values in the shortest form that reads back
+/// to the same double; the diagonal (never kept by the readers) as 0.
+WriteSummary write_matrix_text(const std::string& path, MatrixRowSource& source,
+                               TextSeparator separator);
+
+/// METIS needs a symmetric graph with its edge count in the header, so this one loads the whole
+/// matrix as a CommGraph: a directed input C is written as C + C^T (summary.symmetrised), which
+/// reads back as the same CommGraph up to CommGraph::was_symmetrised(). Weights are written in the
+/// shortest form that reads back to the same double (treematch accepts non-integers, METIS does
+/// not: see summary.integer_weights).
+WriteSummary write_matrix_metis(const std::string& path, MatrixRowSource& source);
+WriteSummary write_matrix_metis(const std::string& path, const CommGraph& graph);
+
+/// The synthetic "hierarchical with noise" matrix of the benchmarks (case D1 on a 128x16x2x4 tree):
+/// rank r runs on leaf position[r], where `position` is the first `ranks` entries of a seeded
+/// random permutation of the topology's leaves, and entry (i, j) = 10^(depth - h) x (1 + noise x
+/// u_ij) where h = topology.common_ancestor_height(position[i], position[j]) and u_ij is uniform in
+/// [0, 1). Every entry is non-zero (the diagonal, h = 0, included; readers drop it).
+struct HierarchicalMatrixSpec {
+  Index ranks = 0;  ///< 0 = one rank per leaf
+  double noise = 0.1;
+  std::uint64_t seed = 1;
+  /// u_ij drawn for the pair {i, j} (symmetric matrix) or, when directed, for (i, j) and (j, i)
+  /// independently.
+  bool directed = false;
+};
+
+/// Row producer of that matrix, deterministic for a given spec and topology on every platform
+/// (std::mt19937_64 with rejection sampling for the permutation, SplitMix64 of (seed, i, j) for
+/// the noise). Throws std::invalid_argument for ranks outside [0, leaf_count] or a negative or
+/// non-finite noise.
+DenseRowProducer hierarchical_matrix_rows(const Topology& topology,
+                                          const HierarchicalMatrixSpec& spec);
+
+/// The order of that matrix (spec.ranks, or the leaf count when it is 0).
+Index hierarchical_matrix_order(const Topology& topology, const HierarchicalMatrixSpec& spec);
+
+}  // namespace treematch::io
