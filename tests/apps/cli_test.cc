@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/matrix_hdf5.h"
 #include "io/matrix_reader.h"
 #include "io/topology_reader.h"
 #include "src/cost.h"
@@ -141,6 +142,38 @@ TEST(CliMap, PhysicalNumberingPrintsOsIndexes) {
     EXPECT_EQ(p[i], os_of_logical[static_cast<std::size_t>(l[i])]);
 }
 
+TEST(CliMap, SameMappingWithAnyThreadCount) {
+  TempDir dir;
+  // 960 ranks on 40 nodes: neighbourhood candidates (no exhaustive level), parallel kernels.
+  const std::string args = "map -m " +
+                           quote(data_dir() + "/pacos/examples/taskgraph/CloverLeaf960.APHiD") +
+                           " -t 'tleaf 3 40 100 2 10 12 1'";
+  std::vector<std::string> outputs;
+  for (const char* threads : {"1", "2", "4", "8"}) {
+    const CommandResult run = run_treematch(args + " --threads " + threads, dir);
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    outputs.push_back(run.out);
+  }
+  EXPECT_EQ(parse_perm(outputs[0]).size(), 960u);
+  for (const std::string& out : outputs) EXPECT_EQ(out, outputs.front());
+}
+
+TEST(CliMap, TruncatedHdf5IsAOneLineErrorWithoutOutput) {
+  TempDir dir;
+  const CommGraph graph = io::read_matrix(data_dir() + "/pacos/examples/taskgraph/64.mat");
+  const std::string path = dir.file("m.h5");
+  io::write_matrix_hdf5_csr(path, graph.view());
+  std::filesystem::resize_file(path, std::filesystem::file_size(path) / 2);
+  const std::string out = dir.file("out.perm");
+  const CommandResult run =
+      run_treematch("map -m " + path + " -t 'tleaf 2 8 10 8 1' -o " + out, dir);
+  EXPECT_NE(run.exit_code, 0);
+  EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
+  EXPECT_NE(run.err.find(path + ": "), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("HDF5"), std::string::npos) << run.err;
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
 struct BadInput {
   std::string name;
   std::string file;        ///< fixture file name ("" = none)
@@ -160,6 +193,7 @@ TEST_P(CliBadInput, OneLineErrorNamingTheProblemNonZeroExitNoOutput) {
     std::ofstream(dir.file(bad.file)) << bad.content;
     arguments = std::regex_replace(arguments, std::regex(R"(\{file\})"), dir.file(bad.file));
   }
+  arguments = std::regex_replace(arguments, std::regex(R"(\{data\})"), data_dir());
   const std::string out = dir.file("mapping.out");
   const CommandResult run = run_treematch(arguments + " -o " + out, dir);
   EXPECT_NE(run.exit_code, 0);
@@ -173,6 +207,37 @@ TEST_P(CliBadInput, OneLineErrorNamingTheProblemNonZeroExitNoOutput) {
     EXPECT_EQ(entry.path().string().find(".tmp"), std::string::npos) << entry.path();
   }
 }
+
+/// An hwloc XML machine whose second package has a core of 3 PUs beside one of 2.
+const char* const kUnevenXml = R"(<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE topology SYSTEM "hwloc2.dtd">
+<topology version="2.0">
+<object type="Machine" os_index="0" cpuset="0x000001ff" complete_cpuset="0x000001ff" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="1" allowed_cpuset="0x000001ff" allowed_nodeset="0x00000001">
+<object type="NUMANode" os_index="0" cpuset="0x000001ff" complete_cpuset="0x000001ff" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="1000" local_memory="1073741824"/>
+<object type="Package" os_index="0" cpuset="0x0000000f" complete_cpuset="0x0000000f" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="2">
+<object type="Core" os_index="0" cpuset="0x00000003" complete_cpuset="0x00000003" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="3">
+<object type="PU" os_index="0" cpuset="0x00000001" complete_cpuset="0x00000001" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="4"/>
+<object type="PU" os_index="1" cpuset="0x00000002" complete_cpuset="0x00000002" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="5"/>
+</object>
+<object type="Core" os_index="0" cpuset="0x0000000c" complete_cpuset="0x0000000c" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="6">
+<object type="PU" os_index="2" cpuset="0x00000004" complete_cpuset="0x00000004" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="7"/>
+<object type="PU" os_index="3" cpuset="0x00000008" complete_cpuset="0x00000008" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="8"/>
+</object>
+</object>
+<object type="Package" os_index="0" cpuset="0x000001f0" complete_cpuset="0x000001f0" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="9">
+<object type="Core" os_index="0" cpuset="0x00000030" complete_cpuset="0x00000030" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="10">
+<object type="PU" os_index="4" cpuset="0x00000010" complete_cpuset="0x00000010" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="11"/>
+<object type="PU" os_index="5" cpuset="0x00000020" complete_cpuset="0x00000020" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="12"/>
+</object>
+<object type="Core" os_index="0" cpuset="0x000001c0" complete_cpuset="0x000001c0" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="13">
+<object type="PU" os_index="6" cpuset="0x00000040" complete_cpuset="0x00000040" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="14"/>
+<object type="PU" os_index="7" cpuset="0x00000080" complete_cpuset="0x00000080" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="15"/>
+<object type="PU" os_index="8" cpuset="0x00000100" complete_cpuset="0x00000100" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="16"/>
+</object>
+</object>
+</object>
+</topology>
+)";
 
 INSTANTIATE_TEST_SUITE_P(
     Inputs, CliBadInput,
@@ -192,6 +257,9 @@ INSTANTIATE_TEST_SUITE_P(
                  "map -m {file} -t 'tleaf 1 2 1'", "--oversubscribe"},
         BadInput{"cores_names_missing_leaf", "m.mat", "0 1\n1 0\n",
                  "map -m {file} -t 'tleaf 2 2 1 2 1' --cores 0,9", "--cores: names leaf 9", false},
+        BadInput{"asymmetric_tree", "machine.xml", kUnevenXml,
+                 "map -m {data}/pacos/examples/taskgraph/16.mat -t {file}",
+                 "asymmetric tree: level 'Core' (depth 2) has nodes of arity 2 and 3"},
         BadInput{"missing_matrix", "", "", "map -m /nonexistent/m.mat -t 'tleaf 1 2 1'",
                  "/nonexistent/m.mat"},
         BadInput{"bad_topology_string", "m.mat", "0 1\n1 0\n", "map -m {file} -t 'pack:two core:2'",
