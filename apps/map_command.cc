@@ -158,6 +158,9 @@ CLI::App* add_map_command(CLI::App& app, MapOptions& options) {
   map->add_flag("--compare", options.compare,
                 "also cost packed, round-robin, random, MPIPP.1 and MPIPP.5");
   map->add_flag("--verbose,-v", options.verbose, "print the options and per-level details");
+  map->add_flag(
+      "--refine", options.refine,
+      "swap refinement along communication links after TreeMatch (slower; never raises the cost)");
   map->add_flag("--no-split", options.no_split, "walk the tree's own arities only");
   map->add_flag(
       "--table2-split", options.table2_only,
@@ -192,6 +195,7 @@ int run_map(const MapOptions& options) {
                    : options.table2_only ? AritySplit::kTable2
                                          : AritySplit::kBest;
   ctx.baselines.seed = options.seed;
+  ctx.refinement.swaps = options.refine;
   if (options.seeds_per_process > 0) ctx.grouping.seeds_per_process = options.seeds_per_process;
   if (options.max_rounds > 0) ctx.grouping.max_rounds = options.max_rounds;
   set_heuristics(options.heuristics, ctx.grouping);

@@ -19,6 +19,7 @@ struct MapOptions {
   bool verbose = false;
   bool no_split = false;
   bool table2_only = false;
+  bool refine = false;
   std::uint64_t seed = 1;
   int seeds_per_process = 0;  ///< 0 = the Context default
   int max_rounds = 0;         ///< 0 = the Context default

@@ -7,7 +7,9 @@
 
 #include <tbb/global_control.h>
 
+#include "apps/convert_command.h"
 #include "apps/eval_command.h"
+#include "apps/generate_command.h"
 #include "apps/map_command.h"
 #include "io/input_error.h"
 
@@ -17,8 +19,12 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   MapOptions map_options;
   EvalOptions eval_options;
+  ConvertOptions convert_options;
+  GenerateOptions generate_options;
   CLI::App* map = add_map_command(app, map_options);
   CLI::App* eval = add_eval_command(app, eval_options);
+  CLI::App* convert = add_convert_command(app, convert_options);
+  CLI::App* generate = add_generate_command(app, generate_options);
   CLI11_PARSE(app, argc, argv);
 
   const int threads = map->parsed() ? map_options.input.threads : eval_options.input.threads;
@@ -28,6 +34,8 @@ int main(int argc, char** argv) {
   try {
     if (map->parsed()) return run_map(map_options);
     if (eval->parsed()) return run_eval(eval_options);
+    if (convert->parsed()) return run_convert(convert_options);
+    if (generate->parsed()) return run_generate(generate_options);
   } catch (const treematch::io::InputError& e) {
     std::cerr << "treematch: error: " << e.what() << '\n';
     return 2;

@@ -36,6 +36,10 @@ std::string describe(const Context& ctx) {
       << "placement.oversubscribe = " << ctx.placement.oversubscribe << '\n'
       << "placement.allowed_leaves = " << ctx.placement.allowed_leaves.size() << " leaves"
       << (ctx.placement.allowed_leaves.empty() ? " (all)" : "") << '\n'
+      << "refinement.swaps = " << ctx.refinement.swaps << '\n'
+      << "refinement.passes = " << ctx.refinement.passes << '\n'
+      << "refinement.partners = " << ctx.refinement.partners << '\n'
+      << "refinement.keep_identity = " << ctx.refinement.keep_identity << '\n'
       << "baselines.seed = " << ctx.baselines.seed << '\n'
       << "threads = " << ctx.threads << (ctx.threads == 0 ? " (all)" : "") << '\n';
   return out.str();

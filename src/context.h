@@ -50,6 +50,14 @@ struct PlacementContext {
   std::vector<kernels::Index> allowed_leaves;  ///< logical leaves usable; empty = all
 };
 
+/// What happens to TreeMatch's mapping afterwards.
+struct RefinementContext {
+  bool swaps = false;         ///< swap refinement along communication links (never raises the cost)
+  int passes = 3;             ///< at most this many passes over the ranks
+  int partners = 4;           ///< each rank looks at leaves next to its heaviest partners
+  bool keep_identity = true;  ///< return the identity (rank i on slot i) if it costs less
+};
+
 struct BaselineContext {
   std::uint64_t seed = 1;  ///< random and MPIPP starts
 };
@@ -58,6 +66,7 @@ struct Context {
   GroupingContext grouping;
   TreeContext tree;
   PlacementContext placement;
+  RefinementContext refinement;
   BaselineContext baselines;
   int threads = 0;  ///< 0 = all hardware threads
 };

@@ -11,6 +11,7 @@
 #include "src/cost.h"
 #include "src/level_grouping.h"
 #include "src/map_groups.h"
+#include "src/refinement.h"
 
 namespace treematch {
 namespace {
@@ -101,6 +102,22 @@ TreeMatchResult treematch_map(const CommGraph& graph, const Topology& topology,
     if (evaluate_cost(graph, tree, other.mapping).weighted <
         evaluate_cost(graph, tree, result.mapping).weighted) {
       result = std::move(other);
+    }
+  }
+  // Local swaps along communication links; the identity wins if it is still cheaper.
+  if (ctx.refinement.swaps) {
+    const RefinementStats stats =
+        refine_by_swaps(graph, tree, result.mapping.leaf_of_rank, ctx.refinement);
+    result.refinement_swaps = stats.swaps;
+  }
+  if (ctx.refinement.keep_identity) {
+    Mapping identity;
+    identity.leaf_of_rank.resize(static_cast<std::size_t>(graph.size()));
+    for (Index i = 0; i < graph.size(); ++i) identity.leaf_of_rank[static_cast<std::size_t>(i)] = i;
+    if (evaluate_cost(graph, tree, identity).weighted <
+        evaluate_cost(graph, tree, result.mapping).weighted) {
+      result.mapping = std::move(identity);
+      result.identity_kept = true;
     }
   }
   // Virtual leaves (oversubscription) back to cores.

@@ -26,6 +26,8 @@ struct LevelTrace {
 struct TreeMatchResult {
   Mapping mapping;  ///< logical leaves of the (non-oversubscribed) topology
   std::vector<LevelTrace> levels;
+  long long refinement_swaps = 0;  ///< swaps the refinement applied
+  bool identity_kept = false;      ///< the identity was cheaper than anything TreeMatch found
 };
 
 /// Maps the graph's processes onto the topology's leaves. Throws std::invalid_argument when the
