@@ -225,6 +225,7 @@ int run_map(const MapOptions& options) {
                           {"mapping", map_seconds}}}};
   for (const Row& row : rows) report["costs"][row.name] = cost_json(row);
 
+  if (!options.writer) return 0;
   const std::string text = io::render_mapping(result.mapping, inputs.topology, output, report);
   if (options.output.empty() || options.output == "-") {
     std::cout << text << std::flush;

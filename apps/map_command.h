@@ -24,7 +24,9 @@ struct MapOptions {
   int seeds_per_process = 0;  ///< 0 = the Context default
   int max_rounds = 0;         ///< 0 = the Context default
   std::string heuristics = "all";
-  double mpipp_budget = 2.0e9;  ///< MPIPP runs when p^2 x average degree stays below this
+  double mpipp_budget = 2.0e9;
+  /// Under mpirun every rank computes the same mapping; only the writer (rank 0) writes and prints.
+  bool writer = true;  ///< MPIPP runs when p^2 x average degree stays below this
 };
 
 CLI::App* add_map_command(CLI::App& app, MapOptions& options);

@@ -12,9 +12,22 @@
 #include "apps/generate_command.h"
 #include "apps/map_command.h"
 #include "io/input_error.h"
+#include "src/distributed/mpi_environment.h"
+
+namespace {
+
+/// One line on stderr and the exit code; under MPI with several ranks, every rank ends with it.
+int fail(const treematch::distributed::MpiEnvironment& mpi, const std::string& message, int code) {
+  if (mpi.size() > 1) mpi.abort("treematch: error: " + message, code);
+  std::cerr << "treematch: error: " << message << '\n';
+  return code;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace treematch::apps;
+  const treematch::distributed::MpiEnvironment mpi(argc, argv);
   CLI::App app{"treematch: place MPI processes on cores so that heavy communicators are close"};
   app.require_subcommand(1);
   MapOptions map_options;
@@ -27,6 +40,7 @@ int main(int argc, char** argv) {
   CLI::App* generate = add_generate_command(app, generate_options);
   CLI11_PARSE(app, argc, argv);
 
+  map_options.writer = mpi.rank() == 0;
   const int threads = map->parsed() ? map_options.input.threads : eval_options.input.threads;
   std::optional<tbb::global_control> limit;
   if (threads > 0)
@@ -37,14 +51,11 @@ int main(int argc, char** argv) {
     if (convert->parsed()) return run_convert(convert_options);
     if (generate->parsed()) return run_generate(generate_options);
   } catch (const treematch::io::InputError& e) {
-    std::cerr << "treematch: error: " << e.what() << '\n';
-    return 2;
+    return fail(mpi, e.what(), 2);
   } catch (const std::bad_alloc&) {
-    std::cerr << "treematch: error: out of memory\n";
-    return 3;
+    return fail(mpi, "out of memory", 3);
   } catch (const std::exception& e) {
-    std::cerr << "treematch: error: " << e.what() << '\n';
-    return 1;
+    return fail(mpi, e.what(), 1);
   }
   return 1;
 }

@@ -1,0 +1,45 @@
+// MPI start-up and shut-down for the command line: only when an MPI launcher started this process.
+#pragma once
+
+#include <mpi.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace treematch::distributed {
+
+/// Thrown for a failed MPI call; the message names the call and MPI's error string.
+class MpiError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Throws MpiError naming `call` unless `code` is MPI_SUCCESS.
+void check_mpi(int code, const char* call);
+
+/// True when mpirun/mpiexec (Open MPI, MPICH/Hydra) or srun started this process: only then is
+/// MPI initialised, so a plain `treematch` run pays no MPI start-up cost.
+bool launched_by_mpi();
+
+/// RAII for MPI_Init_thread / MPI_Finalize. Inactive (size 1, rank 0) when not launched by MPI.
+class MpiEnvironment {
+ public:
+  MpiEnvironment(int& argc, char**& argv);
+  ~MpiEnvironment();
+  MpiEnvironment(const MpiEnvironment&) = delete;
+  MpiEnvironment& operator=(const MpiEnvironment&) = delete;
+
+  [[nodiscard]] bool active() const { return active_; }
+  [[nodiscard]] int rank() const { return rank_; }
+  [[nodiscard]] int size() const { return size_; }
+
+  /// Ends every rank with `message` on stderr (from this rank): never a hang when one rank fails.
+  [[noreturn]] void abort(const std::string& message, int code) const;
+
+ private:
+  bool active_ = false;
+  int rank_ = 0;
+  int size_ = 1;
+};
+
+}  // namespace treematch::distributed
