@@ -7,6 +7,7 @@
 #include <random>
 
 #include "tests/kernels/kernel_fixtures.h"
+#include "tests/seed_example.h"
 
 namespace treematch::kernels {
 namespace {
@@ -20,21 +21,7 @@ Weight entry(const Csr& m, Index i, Index j) {
 }
 
 TEST(Aggregate, SeedPairsGive1012BetweenFirstTwoGroups) {
-  const double m[8][8] = {{0, 1000, 10, 1, 100, 1, 1, 1},    {1000, 0, 1000, 1, 1, 100, 1, 1},
-                          {10, 1000, 0, 1000, 1, 1, 100, 1}, {1, 1, 1000, 0, 1, 1, 1, 100},
-                          {100, 1, 1, 1, 0, 1000, 10, 1},    {1, 100, 1, 1, 1000, 0, 1000, 1},
-                          {1, 1, 100, 1, 10, 1000, 0, 1000}, {1, 1, 1, 100, 1, 1, 1000, 0}};
-  Csr graph;
-  graph.n = 8;
-  for (int i = 0; i < 8; ++i) {
-    for (int j = 0; j < 8; ++j) {
-      if (m[i][j] != 0) {
-        graph.targets.push_back(j);
-        graph.weights.push_back(m[i][j]);
-      }
-    }
-    graph.offsets.push_back(static_cast<Offset>(graph.targets.size()));
-  }
+  const Csr graph = treematch::testing::seed_csr();
   Groups pairs;
   pairs.k = 2;
   pairs.members = {0, 1, 2, 3, 4, 5, 6, 7};

@@ -5,28 +5,13 @@
 
 #include "kernels/candidate_groups.h"
 #include "tests/kernels/kernel_fixtures.h"
+#include "tests/seed_example.h"
 
 namespace treematch::kernels {
 namespace {
 
-/// The 8x8 matrix of seed 001, Fig. 9(a), as CSR.
 Csr seed_matrix() {
-  const double m[8][8] = {{0, 1000, 10, 1, 100, 1, 1, 1},    {1000, 0, 1000, 1, 1, 100, 1, 1},
-                          {10, 1000, 0, 1000, 1, 1, 100, 1}, {1, 1, 1000, 0, 1, 1, 1, 100},
-                          {100, 1, 1, 1, 0, 1000, 10, 1},    {1, 100, 1, 1, 1000, 0, 1000, 1},
-                          {1, 1, 100, 1, 10, 1000, 0, 1000}, {1, 1, 1, 100, 1, 1, 1000, 0}};
-  Csr out;
-  out.n = 8;
-  for (int i = 0; i < 8; ++i) {
-    for (int j = 0; j < 8; ++j) {
-      if (m[i][j] != 0) {
-        out.targets.push_back(j);
-        out.weights.push_back(m[i][j]);
-      }
-    }
-    out.offsets.push_back(static_cast<Offset>(out.targets.size()));
-  }
-  return out;
+  return treematch::testing::seed_csr();
 }
 
 TEST(GroupValues, SeedGroupZeroOneIs1218) {

@@ -10,6 +10,7 @@
 #include <tbb/global_control.h>
 
 #include "src/cost.h"
+#include "tests/seed_example.h"
 #include "tests/src/hierarchical_pattern.h"
 
 namespace treematch {
@@ -21,14 +22,11 @@ using testing::tree_of;
 
 /// Seed 001, Fig. 9(a).
 CommGraph seed_graph() {
-  const double m[8][8] = {{0, 1000, 10, 1, 100, 1, 1, 1},    {1000, 0, 1000, 1, 1, 100, 1, 1},
-                          {10, 1000, 0, 1000, 1, 1, 100, 1}, {1, 1, 1000, 0, 1, 1, 1, 100},
-                          {100, 1, 1, 1, 0, 1000, 10, 1},    {1, 100, 1, 1, 1000, 0, 1000, 1},
-                          {1, 1, 100, 1, 10, 1000, 0, 1000}, {1, 1, 1, 100, 1, 1, 1000, 0}};
   std::vector<Triplet> triplets;
   for (Index i = 0; i < 8; ++i) {
     for (Index j = 0; j < 8; ++j) {
-      if (m[i][j] != 0) triplets.push_back(Triplet{i, j, m[i][j]});
+      if (testing::kSeedMatrix[i][j] != 0)
+        triplets.push_back(Triplet{i, j, testing::kSeedMatrix[i][j]});
     }
   }
   return CommGraph::from_triplets(8, std::move(triplets));
