@@ -66,6 +66,13 @@ CLI::App* add_convert_command(CLI::App& app, ConvertOptions& options) {
                       "size | msg | avg when IN carries both (CSV pair, HDF5 /size + /msg); "
                       "both = write /size and /msg (HDF5 output only) [default: size]");
   add_matrix_output_options(*convert, options.out);
+  convert->footer(
+      "Rows are read and written a block at a time (dense text, CSV and METIS line by line, HDF5 "
+      "by hyperslabs; HDF5 CSR grows chunked datasets), so memory stays far below the matrix "
+      "size, except for METIS output: it needs the edge count first and a symmetric graph, so it "
+      "loads the matrix and writes C + C^T for a directed C (said on stderr). The diagonal is "
+      "dropped, as every reader does. OUT is written under a temporary name in its directory and "
+      "renamed at the end; on any error nothing is left.");
   return convert;
 }
 

@@ -1,5 +1,4 @@
-// `treematch generate hierarchical`: the noisy hierarchical matrix of benchmark case D1, any
-// format.
+// `treematch generate hierarchical`: the noisy hierarchical matrix of benchmark case D1.
 #include "apps/generate_command.h"
 
 #include <chrono>

@@ -1,11 +1,13 @@
 // Loading and checking what every command reads: the matrix, the topology and the usable leaves.
 #include "apps/inputs.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "io/cores_list.h"
 #include "io/input_error.h"
 #include "io/topology_reader.h"
+#include "src/distributed/allocation_topology.h"
 
 namespace treematch::apps {
 namespace {
@@ -22,7 +24,11 @@ void add_input_options(CLI::App& command, InputOptions& options) {
       ->required();
   command.add_option(
       "--topology,-t", options.topology,
-      "hwloc XML, tleaf file or string, or hwloc synthetic string (default: this machine)");
+      "hwloc XML, tleaf file or string, hwloc synthetic string, or 'allocation' (the nodes of "
+      "this job, under mpirun; default: this machine)");
+  command.add_option("--network", options.network,
+                     "with --topology allocation: SWITCHES:NODES_PER_SWITCH above the nodes "
+                     "(default: flat)");
   command.add_option("--metric", options.metric, "size | msg | avg, when the input has both")
       ->capture_default_str();
   command
@@ -53,7 +59,19 @@ Inputs load_inputs(const InputOptions& options) {
   start = std::chrono::steady_clock::now();
   const std::string source =
       options.topology.empty() ? std::string("this machine") : options.topology;
-  inputs.topology = io::read_topology(options.topology);
+  std::vector<Index> allocated_leaves;  // leaves of real nodes when --network has spare slots
+  if (options.topology == "allocation") {
+    distributed::AllocationTopology allocation =
+        distributed::read_allocation_topology(distributed::parse_network(options.network));
+    inputs.topology = std::move(allocation.topology);
+    inputs.hosts = std::move(allocation.hosts);
+    allocated_leaves = std::move(allocation.allowed_leaves);
+  } else {
+    if (!options.network.empty()) {
+      throw io::InputError("--network", "applies to --topology allocation only");
+    }
+    inputs.topology = io::read_topology(options.topology);
+  }
   if (options.node_size > 0) {
     try {
       inputs.topology = inputs.topology.with_machine_size(options.node_size);
@@ -78,6 +96,18 @@ Inputs load_inputs(const InputOptions& options) {
       inputs.allowed_leaves.push_back(leaf);
     }
     std::sort(inputs.allowed_leaves.begin(), inputs.allowed_leaves.end());
+  }
+  if (!allocated_leaves.empty()) {
+    if (inputs.allowed_leaves.empty()) {
+      inputs.allowed_leaves = std::move(allocated_leaves);
+    } else {
+      std::erase_if(inputs.allowed_leaves, [&](Index leaf) {
+        return !std::binary_search(allocated_leaves.begin(), allocated_leaves.end(), leaf);
+      });
+      if (inputs.allowed_leaves.empty()) {
+        throw io::InputError(options.cores, "--cores names no core of the job's nodes");
+      }
+    }
   }
 
   const Index leaves = inputs.allowed_leaves.empty()

@@ -15,7 +15,8 @@ namespace treematch::apps {
 
 struct InputOptions {
   std::string matrix;
-  std::string topology;  ///< empty = this machine
+  std::string topology;  ///< empty = this machine; "allocation" = the nodes of this (MPI) job
+  std::string network;   ///< with --topology allocation: "S:N" switches x nodes, or flat
   std::string metric = "size";
   std::string numbering = "logical";
   std::string cores;  ///< --cores list or file; empty = all leaves
@@ -33,6 +34,7 @@ struct Inputs {
   CommGraph graph;
   Topology topology;
   std::vector<Index> allowed_leaves;  ///< logical, sorted; empty = all
+  std::vector<std::string> hosts;     ///< per machine, from --topology allocation; else empty
   io::Numbering numbering = io::Numbering::kLogical;
   double read_seconds = 0.0;
   double topology_seconds = 0.0;

@@ -40,44 +40,40 @@ std::vector<std::string> parse_hosts(const std::string& spec) {
   return hosts;
 }
 
-struct Row {
-  std::string name;
-  MappingCost cost;
-  double seconds = 0.0;
-  std::string note;  ///< why a baseline did not run
-};
-
-nlohmann::json cost_json(const Row& row) {
+nlohmann::json cost_json(const CostRow& row) {
   nlohmann::json j{
       {"hop_bytes", row.cost.hop_bytes}, {"weighted", row.cost.weighted}, {"seconds", row.seconds}};
   if (!row.note.empty()) j = nlohmann::json{{"skipped", row.note}};
   return j;
 }
 
-std::vector<Row> baselines(const Inputs& inputs, const Context& ctx, const MapOptions& options) {
+std::vector<CostRow> baselines(const Inputs& inputs, const Context& ctx, const MapOptions& options,
+                               bool mpipp) {
   const Index p = inputs.graph.size();
   const std::vector<Index> slots =
       usable_slots(inputs.topology, inputs.allowed_leaves, ctx.placement.oversubscribe);
-  std::vector<Row> rows;
+  std::vector<CostRow> rows;
   auto timed = [&](const std::string& name, auto make) {
     const auto start = Clock::now();
     const Mapping mapping = make();
     const double seconds = seconds_since(start);
-    rows.push_back(Row{name, evaluate_cost(inputs.graph, inputs.topology, mapping), seconds, ""});
+    rows.push_back(
+        CostRow{name, evaluate_cost(inputs.graph, inputs.topology, mapping), seconds, ""});
   };
   timed("packed", [&] { return packed_mapping(p, slots); });
   timed("round-robin", [&] { return round_robin_mapping(p, inputs.topology, slots); });
   timed("random", [&] { return random_mapping(p, slots, ctx.baselines.seed); });
+  if (!mpipp) return rows;
   const double work = static_cast<double>(slots.size()) * static_cast<double>(slots.size()) *
                       (p > 0 ? static_cast<double>(inputs.graph.nnz()) / p : 0.0);
   for (int starts : {1, 5}) {
     const std::string name = "MPIPP." + std::to_string(starts);
     if (work * starts > options.mpipp_budget) {
-      rows.push_back(Row{name,
-                         {},
-                         0.0,
-                         fmt::format("p^2 x degree x starts = {:.2g} > --mpipp-budget {:.2g}",
-                                     work * starts, options.mpipp_budget)});
+      rows.push_back(CostRow{name,
+                             {},
+                             0.0,
+                             fmt::format("p^2 x degree x starts = {:.2g} > --mpipp-budget {:.2g}",
+                                         work * starts, options.mpipp_budget)});
       continue;
     }
     timed(name, [&] {
@@ -88,7 +84,7 @@ std::vector<Row> baselines(const Inputs& inputs, const Context& ctx, const MapOp
 }
 
 std::string summary(const MapOptions& options, const Inputs& inputs, const TreeMatchResult& result,
-                    const std::vector<Row>& rows, double map_seconds) {
+                    const std::vector<CostRow>& rows, double map_seconds) {
   const Topology& topo = inputs.topology;
   std::string text = fmt::format(
       "treematch: {} processes ({} entries{}) from {}\n"
@@ -111,7 +107,7 @@ std::string summary(const MapOptions& options, const Inputs& inputs, const TreeM
   text += fmt::format("  {:<14}{:>18}{:>18}{:>10}{:>10}\n", "mapping", "hop-bytes", "weighted",
                       "/ ours", "seconds");
   const double ours = rows.front().cost.hop_bytes;
-  for (const Row& row : rows) {
+  for (const CostRow& row : rows) {
     if (!row.note.empty()) {
       text += fmt::format("  {:<14}skipped: {}\n", row.name, row.note);
       continue;
@@ -182,12 +178,13 @@ CLI::App* add_map_command(CLI::App& app, MapOptions& options) {
   return map;
 }
 
-int run_map(const MapOptions& options) {
-  const io::OutputOptions output{io::parse_output_format(options.format),
-                                 io::parse_numbering(options.input.numbering),
-                                 parse_hosts(options.hosts)};
-  const Inputs inputs = load_inputs(options.input);
+io::OutputOptions map_output_options(const MapOptions& options) {
+  return io::OutputOptions{io::parse_output_format(options.format),
+                           io::parse_numbering(options.input.numbering),
+                           parse_hosts(options.hosts)};
+}
 
+Context map_context(const MapOptions& options, const Inputs& inputs) {
   Context ctx = default_context();
   ctx.placement.oversubscribe = options.input.oversubscribe;
   ctx.placement.allowed_leaves = inputs.allowed_leaves;
@@ -200,39 +197,59 @@ int run_map(const MapOptions& options) {
   if (options.max_rounds > 0) ctx.grouping.max_rounds = options.max_rounds;
   set_heuristics(options.heuristics, ctx.grouping);
   ctx.threads = options.input.threads;
-  if (options.verbose) std::cerr << describe(ctx);
+  return ctx;
+}
 
+MapOutcome compute_mapping(const MapOptions& options, const Inputs& inputs, const Context& ctx,
+                           Baselines which) {
+  MapOutcome outcome;
   const auto start = Clock::now();
-  const TreeMatchResult result = treematch_map(inputs.graph, inputs.topology, ctx);
-  const double map_seconds = seconds_since(start);
+  outcome.result = treematch_map(inputs.graph, inputs.topology, ctx);
+  outcome.map_seconds = seconds_since(start);
 
-  std::vector<Row> rows{Row{
-      "treematch", evaluate_cost(inputs.graph, inputs.topology, result.mapping), map_seconds, ""}};
-  if (options.compare) {
-    for (Row& row : baselines(inputs, ctx, options)) rows.push_back(std::move(row));
+  outcome.rows.push_back(
+      CostRow{"treematch", evaluate_cost(inputs.graph, inputs.topology, outcome.result.mapping),
+              outcome.map_seconds, ""});
+  if (which != Baselines::kNone) {
+    for (CostRow& row : baselines(inputs, ctx, options, /*mpipp=*/which == Baselines::kAll))
+      outcome.rows.push_back(std::move(row));
   }
 
-  nlohmann::json report{{"matrix", options.input.matrix},
-                        {"processes", inputs.graph.size()},
-                        {"entries", inputs.graph.nnz()},
-                        {"topology",
-                         {{"spec", options.input.topology},
-                          {"tleaf", inputs.topology.to_tleaf()},
-                          {"leaves", inputs.topology.leaf_count()}}},
-                        {"seconds",
-                         {{"read", inputs.read_seconds},
-                          {"topology", inputs.topology_seconds},
-                          {"mapping", map_seconds}}}};
-  for (const Row& row : rows) report["costs"][row.name] = cost_json(row);
+  outcome.report = nlohmann::json{{"matrix", options.input.matrix},
+                                  {"processes", inputs.graph.size()},
+                                  {"entries", inputs.graph.nnz()},
+                                  {"topology",
+                                   {{"spec", options.input.topology},
+                                    {"tleaf", inputs.topology.to_tleaf()},
+                                    {"leaves", inputs.topology.leaf_count()}}},
+                                  {"seconds",
+                                   {{"read", inputs.read_seconds},
+                                    {"topology", inputs.topology_seconds},
+                                    {"mapping", outcome.map_seconds}}}};
+  for (const CostRow& row : outcome.rows) outcome.report["costs"][row.name] = cost_json(row);
+  return outcome;
+}
+
+int run_map(const MapOptions& options) {
+  io::OutputOptions output = map_output_options(options);
+  const Inputs inputs = load_inputs(options.input);
+  if (output.hosts.empty()) output.hosts = inputs.hosts;  // --topology allocation names its nodes
+
+  const Context ctx = map_context(options, inputs);
+  if (options.verbose) std::cerr << describe(ctx);
+
+  const MapOutcome outcome =
+      compute_mapping(options, inputs, ctx, options.compare ? Baselines::kAll : Baselines::kNone);
 
   if (!options.writer) return 0;
-  const std::string text = io::render_mapping(result.mapping, inputs.topology, output, report);
+  const std::string text =
+      io::render_mapping(outcome.result.mapping, inputs.topology, output, outcome.report);
   if (options.output.empty() || options.output == "-") {
     std::cout << text << std::flush;
   } else {
     io::write_file_atomically(options.output, text);
   }
-  std::cerr << summary(options, inputs, result, rows, map_seconds);
+  std::cerr << summary(options, inputs, outcome.result, outcome.rows, outcome.map_seconds);
   return 0;
 }
 

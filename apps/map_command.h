@@ -3,10 +3,16 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include "apps/inputs.h"
+#include "io/mapping_writer.h"
+#include "src/context.h"
+#include "src/cost.h"
+#include "src/treematch.h"
 
 namespace treematch::apps {
 
@@ -31,5 +37,41 @@ struct MapOptions {
 
 CLI::App* add_map_command(CLI::App& app, MapOptions& options);
 int run_map(const MapOptions& options);
+
+/// The cost of one mapping of the matrix: TreeMatch's or a baseline's.
+struct CostRow {
+  std::string name;  ///< "treematch", "packed", "round-robin", "random", "MPIPP.1", "MPIPP.5"
+  MappingCost cost;
+  double seconds = 0.0;
+  std::string note;  ///< why a baseline did not run (then `cost` is zero)
+};
+
+/// Which baselines compute_mapping costs besides TreeMatch.
+enum class Baselines {
+  kNone,   ///< TreeMatch only (`map` without --compare)
+  kCheap,  ///< packed, round-robin and random (`batch`)
+  kAll,    ///< the cheap ones, then MPIPP.1 and MPIPP.5 within --mpipp-budget (`map --compare`)
+};
+
+/// What `treematch map` computes for one matrix, before it renders anything.
+struct MapOutcome {
+  TreeMatchResult result;
+  double map_seconds = 0.0;   ///< treematch_map alone
+  std::vector<CostRow> rows;  ///< "treematch" first, then the baselines in the order above
+  nlohmann::json report;      ///< matrix, sizes, topology, seconds and costs (--format json)
+};
+
+/// The launcher output settings of `options` (--format, --numbering, --hosts); throws InputError.
+io::OutputOptions map_output_options(const MapOptions& options);
+
+/// The Context `treematch map` maps with for these options and inputs; throws InputError for an
+/// unknown --heuristics item.
+Context map_context(const MapOptions& options, const Inputs& inputs);
+
+/// Maps inputs.graph onto inputs.topology with `ctx` and costs the mapping and the requested
+/// baselines, exactly as `treematch map` does (options.input.matrix names the matrix in the
+/// report). Throws std::invalid_argument when the processes do not fit.
+MapOutcome compute_mapping(const MapOptions& options, const Inputs& inputs, const Context& ctx,
+                           Baselines baselines);
 
 }  // namespace treematch::apps

@@ -7,6 +7,7 @@
 
 #include <tbb/global_control.h>
 
+#include "apps/batch_command.h"
 #include "apps/convert_command.h"
 #include "apps/eval_command.h"
 #include "apps/generate_command.h"
@@ -34,14 +35,18 @@ int main(int argc, char** argv) {
   EvalOptions eval_options;
   ConvertOptions convert_options;
   GenerateOptions generate_options;
+  BatchOptions batch_options;
   CLI::App* map = add_map_command(app, map_options);
   CLI::App* eval = add_eval_command(app, eval_options);
   CLI::App* convert = add_convert_command(app, convert_options);
   CLI::App* generate = add_generate_command(app, generate_options);
+  CLI::App* batch = add_batch_command(app, batch_options);
   CLI11_PARSE(app, argc, argv);
 
   map_options.writer = mpi.rank() == 0;
-  const int threads = map->parsed() ? map_options.input.threads : eval_options.input.threads;
+  const int threads = map->parsed()     ? map_options.input.threads
+                      : batch->parsed() ? batch_options.map.input.threads
+                                        : eval_options.input.threads;
   std::optional<tbb::global_control> limit;
   if (threads > 0)
     limit.emplace(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
@@ -50,6 +55,8 @@ int main(int argc, char** argv) {
     if (eval->parsed()) return run_eval(eval_options);
     if (convert->parsed()) return run_convert(convert_options);
     if (generate->parsed()) return run_generate(generate_options);
+    if (batch->parsed())
+      return run_batch(batch_options, mpi.active() ? MPI_COMM_WORLD : MPI_COMM_NULL);
   } catch (const treematch::io::InputError& e) {
     return fail(mpi, e.what(), 2);
   } catch (const std::bad_alloc&) {

@@ -44,10 +44,12 @@ class Machines {
   [[nodiscard]] Index count() const { return count_; }
   [[nodiscard]] Index machine_of(Index leaf) const { return leaf / leaves_per_machine_; }
   [[nodiscard]] Index local_index(Index leaf) const { return leaf % leaves_per_machine_; }
-  /// The OS index a machine's own hwloc would give: a cluster tree numbers all PUs globally
-  /// (machine m holds OS indexes from its smallest one up), each machine numbers from 0.
+  /// The OS index a machine's own hwloc would give: an allocation tree records its per-machine
+  /// stride; a synthetic cluster tree numbers all PUs globally (machine m from its smallest up).
   [[nodiscard]] Index local_os_index(Index leaf) const {
-    return topology_.os_index(leaf) - first_os_[static_cast<std::size_t>(machine_of(leaf))];
+    const Index machine = machine_of(leaf);
+    if (topology_.machine_os_stride() > 0) return topology_.os_index(leaf) - machine * topology_.machine_os_stride();
+    return topology_.os_index(leaf) - first_os_[static_cast<std::size_t>(machine)];
   }
   [[nodiscard]] std::string host(Index machine) const {
     return hosts_.empty() ? fmt::format("node{}", machine)

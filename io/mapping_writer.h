@@ -45,9 +45,10 @@ struct OutputOptions {
 ///         leaves in the chosen numbering) and "numbering" ("logical" or "physical") set, dumped
 ///         with an indent of 2.
 /// Slurm and Hydra bind by OS index whatever the numbering (that is what they take). The OS index
-/// written for a machine is the machine's own: the one `topology` carries for the leaf minus the
-/// smallest OS index of that machine (a cluster tree numbers all PUs globally, each node's hwloc
-/// from 0); a single-machine tree keeps its OS indexes as they are. perm and json keep the
+/// written for a machine is the machine's own: the leaf's OS index minus m x
+/// topology.machine_os_stride() when the tree records it (the allocation of an MPI job), else minus
+/// the smallest OS index of that machine (a synthetic cluster numbers all PUs globally, each
+/// node's hwloc from 0); a single-machine tree keeps its OS indexes as they are. perm and json keep the
 /// tree's OS indexes.
 /// Throws InputError("--hosts", "3 host names for 4 machines") when hosts are given but fewer than
 /// the machines of the topology (rankfile, slurm and hydra only); InputError("mapping", ...) when a

@@ -1,6 +1,12 @@
 // Builds the symmetric CSR communication graph from directed rows or triplets in O(nnz + n).
 #include "src/comm_graph.h"
 
+#include <cstdint>
+#include <cstring>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_reduce.h>
+
 #include <cassert>
 #include <cmath>
 #include <cstddef>
@@ -40,28 +46,45 @@ void check_csr_shape(const char* who, Index n, const std::vector<Offset>& offset
   return true;
 }
 
-/// A == A^T with identical weights. One cursor per row walks that row while the rows are visited in
-/// order: entry (i, j, w) must meet (j, i, w) at row j's cursor, because row j's columns below i
-/// were consumed by the earlier rows. O(nnz + n) time, O(n) extra memory.
+/// A == A^T with identical weights, decided by two order-free checksums: the sum over entries of
+/// hash(i, j, w) equals the sum of hash(j, i, w) exactly when the entry multiset is symmetric (a
+/// symmetric matrix always passes; an asymmetric one passes with probability ~2^-64). Streaming
+/// and parallel, where an exact check jumps between rows at every entry (a dense 16384^2 matrix
+/// took 5-13 s that way); sums modulo 2^64 do not depend on the thread count.
 bool is_symmetric(Index n, const std::vector<Offset>& offsets, const std::vector<Index>& targets,
                   const std::vector<Weight>& weights) {
-  std::vector<Offset> cursor(offsets.begin(), offsets.end() - 1);
-  for (Index i = 0; i < n; ++i) {
-    for (Offset e = offsets[static_cast<size_t>(i)]; e < offsets[static_cast<size_t>(i) + 1]; ++e) {
-      const Index j = targets[static_cast<size_t>(e)];
-      const auto j_row = static_cast<size_t>(j);
-      Offset& c = cursor[j_row];
-      if (c == offsets[j_row + 1] || targets[static_cast<size_t>(c)] != i ||
-          weights[static_cast<size_t>(c)] != weights[static_cast<size_t>(e)]) {
-        return false;
-      }
-      ++c;
-    }
-  }
-  for (Index i = 0; i < n; ++i) {
-    if (cursor[static_cast<size_t>(i)] != offsets[static_cast<size_t>(i) + 1]) return false;
-  }
-  return true;
+  const auto mix = [](std::uint64_t x) {  // splitmix64 finaliser
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+  };
+  const auto entry_hash = [&](Index row, Index col, Weight w) {
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &w, sizeof bits);
+    return mix(mix((static_cast<std::uint64_t>(static_cast<std::uint32_t>(row)) << 32) |
+                   static_cast<std::uint32_t>(col)) ^
+               bits);
+  };
+  struct Sums {
+    std::uint64_t forward = 0;
+    std::uint64_t backward = 0;
+  };
+  const Sums sums = tbb::parallel_reduce(
+      tbb::blocked_range<Index>(0, n, 256), Sums{},
+      [&](const tbb::blocked_range<Index>& rows, Sums partial) {
+        for (Index i = rows.begin(); i != rows.end(); ++i) {
+          for (Offset e = offsets[static_cast<size_t>(i)]; e < offsets[static_cast<size_t>(i) + 1]; ++e) {
+            const Index j = targets[static_cast<size_t>(e)];
+            const Weight w = weights[static_cast<size_t>(e)];
+            partial.forward += entry_hash(i, j, w);
+            partial.backward += entry_hash(j, i, w);
+          }
+        }
+        return partial;
+      },
+      [](Sums x, Sums y) { return Sums{x.forward + y.forward, x.backward + y.backward}; });
+  return sums.forward == sums.backward;
 }
 
 /// A^T by counting sort; visiting rows in order leaves every transposed row sorted by column.

@@ -64,6 +64,15 @@ class Topology {
   /// leaves_below(d) == leaves becomes machine_level()). Throws std::invalid_argument naming the
   /// valid sizes otherwise.
   [[nodiscard]] Topology with_machine_size(Index leaves) const;
+  /// OS indexes of machine m are m x stride + (that machine's own OS index); 0 = not known, then
+  /// a machine's own index is taken as the leaf's OS index minus the machine's smallest one.
+  [[nodiscard]] Index machine_os_stride() const { return machine_os_stride_; }
+  /// A copy that records how per-machine OS indexes were made globally distinct.
+  [[nodiscard]] Topology with_machine_os_stride(Index stride) const {
+    Topology copy = *this;
+    copy.machine_os_stride_ = stride;
+    return copy;
+  }
 
   /// A copy with one more bottom level of `arity` and cost 0 (N processes per leaf).
   /// The new leaves are virtual: virtual leaf v sits on real leaf v / arity, and its OS index is
@@ -89,6 +98,7 @@ class Topology {
   std::vector<double> cumulative_cost_{0};  ///< [h] = sum of the h lowest link costs
   Index leaf_count_ = 1;
   int machine_level_ = 0;
+  Index machine_os_stride_ = 0;
 };
 
 }  // namespace treematch

@@ -1,8 +1,11 @@
-// The case list of treematch-bench and how each case's matrix and topology are obtained.
+// The case list of treematch-bench, --cases selection, and how each case's inputs are obtained.
 #include "apps/bench/bench_cases.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <stdexcept>
+
+#include <fmt/format.h>
 
 #include "io/matrix_reader.h"
 #include "io/topology_reader.h"
@@ -23,7 +26,8 @@ CaseSpec file_case(std::string name, std::string matrix, TopologySource source,
 }
 
 CaseSpec stencil_case(std::string name, bool in_default, Index nx, Index ny, Index nz,
-                      std::string topology) {
+                      std::string topology, MatrixFile file = MatrixFile::kText,
+                      std::string series = "") {
   CaseSpec spec;
   spec.name = std::move(name);
   spec.in_default = in_default;
@@ -33,6 +37,8 @@ CaseSpec stencil_case(std::string name, bool in_default, Index nx, Index ny, Ind
   spec.stencil.nz = nz;
   spec.topology_source = TopologySource::kInline;
   spec.topology = std::move(topology);
+  spec.matrix_file = file;
+  spec.series = std::move(series);
   return spec;
 }
 
@@ -71,7 +77,53 @@ std::vector<CaseSpec> all_cases() {
       stencil_case("S1", /*in_default=*/true, 32, 32, 16, "group:128 group:16 pack:2 core:4 pu:1"));
   cases.push_back(stencil_case("S2", /*in_default=*/false, 64, 64, 16,
                                "group:512 group:16 pack:2 core:4 pu:1"));
+  // 1,048,576 ranks: ~28M entries, given to treematch as binary HDF5 (a text file is slow to
+  // write).
+  cases.push_back(stencil_case("S3", /*in_default=*/false, 128, 128, 64,
+                               "group:8192 group:16 pack:2 core:4 pu:1", MatrixFile::kHdf5Csr));
+  CaseSpec dense;
+  dense.name = "D1";
+  dense.in_default = false;
+  dense.matrix_source = MatrixSource::kHierarchical;
+  dense.noise = 0.1;
+  dense.matrix_file = MatrixFile::kHdf5Dense;
+  dense.topology_source = TopologySource::kInline;
+  dense.topology = "group:128 group:16 pack:2 core:4 pu:1";
+  cases.push_back(dense);
+  // Growth: the same stencil and machine shape at 4096 to 262144 ranks (N / 128 switches).
+  const Index growth[][3] = {{16, 16, 16}, {32, 32, 16}, {64, 64, 16}, {64, 64, 64}};
+  for (const auto& box : growth) {
+    const Index n = box[0] * box[1] * box[2];
+    cases.push_back(stencil_case(
+        fmt::format("growth-{}", n), /*in_default=*/false, box[0], box[1], box[2],
+        fmt::format("group:{} group:16 pack:2 core:4 pu:1", n / 128), MatrixFile::kText, "growth"));
+  }
   return cases;
+}
+
+Selection select_cases(const std::vector<CaseSpec>& catalogue,
+                       const std::vector<std::string>& names) {
+  Selection selection;
+  const auto add = [&](const CaseSpec& spec) {
+    const bool seen = std::any_of(selection.cases.begin(), selection.cases.end(),
+                                  [&](const CaseSpec& c) { return c.name == spec.name; });
+    if (!seen) selection.cases.push_back(spec);
+  };
+  for (const std::string& name : names) {
+    if (name == kThreadsStep) {
+      selection.threads = true;
+      continue;
+    }
+    bool found = false;
+    for (const CaseSpec& spec : catalogue) {
+      if (spec.name == name || spec.series == name) {
+        add(spec);
+        found = true;
+      }
+    }
+    if (!found) throw std::invalid_argument("no case or series named '" + name + "' (see --list)");
+  }
+  return selection;
 }
 
 LoadedCase load_case(const CaseSpec& spec, const std::string& data_dir, std::uint64_t seed) {
@@ -85,11 +137,12 @@ LoadedCase load_case(const CaseSpec& spec, const std::string& data_dir, std::uin
       StencilSpec stencil = spec.stencil;
       stencil.seed = seed;
       loaded.graph = make_stencil_27(stencil);
-      loaded.matrix_origin = "27-point stencil " + std::to_string(stencil.nx) + "x" +
-                             std::to_string(stencil.ny) + "x" + std::to_string(stencil.nz) +
-                             ", ranks shuffled with seed " + std::to_string(seed);
+      loaded.matrix_origin = fmt::format("27-point stencil {}x{}x{}, ranks shuffled with seed {}",
+                                         stencil.nx, stencil.ny, stencil.nz, seed);
       break;
     }
+    case MatrixSource::kHierarchical:
+      break;  // sized by the topology, below
   }
   switch (spec.topology_source) {
     case TopologySource::kDataFile:
@@ -99,12 +152,25 @@ LoadedCase load_case(const CaseSpec& spec, const std::string& data_dir, std::uin
       loaded.topology_spec = spec.topology;
       break;
     case TopologySource::kCluster24: {
-      const Index nodes = (loaded.graph.size() + 23) / 24;
+      if (!loaded.graph)
+        throw std::invalid_argument(spec.name + ": a cluster24 case needs a matrix");
+      const Index nodes = (loaded.graph->size() + 23) / 24;
       loaded.topology_spec = "tleaf 3 " + std::to_string(nodes) + " 1 2 1 12 1";
       break;
     }
   }
   loaded.topology = io::read_topology(loaded.topology_spec);
+  if (spec.matrix_source == MatrixSource::kHierarchical) {
+    loaded.dense.emplace(loaded.topology, spec.noise, seed);
+    loaded.processes = loaded.dense->size();
+    loaded.entries = loaded.dense->entries();
+    loaded.matrix_origin = fmt::format(
+        "dense hierarchical 10^({} - h) x (1 + {} u), {} ranks on seeded random slots, seed {}",
+        loaded.topology.depth(), spec.noise, loaded.processes, seed);
+  } else {
+    loaded.processes = loaded.graph->size();
+    loaded.entries = loaded.graph->nnz();
+  }
   return loaded;
 }
 

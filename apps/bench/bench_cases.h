@@ -1,10 +1,12 @@
-// The benchmark's cases: which matrix goes on which topology.
+// The benchmark's cases: which matrix goes on which topology, and how --cases names select them.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "apps/bench/hierarchical.h"
 #include "apps/bench/stencil.h"
 #include "src/comm_graph.h"
 #include "src/topology.h"
@@ -20,8 +22,16 @@ enum class TopologySource {
 
 /// Where a case's matrix comes from.
 enum class MatrixSource {
-  kDataFile,  ///< `matrix` is a path relative to the data folder, read with io::read_matrix
-  kStencil,   ///< make_stencil_27(stencil) with the run's seed
+  kDataFile,      ///< `matrix` is a path relative to the data folder, read with io::read_matrix
+  kStencil,       ///< make_stencil_27(stencil) with the run's seed
+  kHierarchical,  ///< HierarchicalMatrix(topology, noise, the run's seed): dense, never held whole
+};
+
+/// The file the case's matrix is given to treematch in.
+enum class MatrixFile {
+  kText,       ///< dense .mat up to --max-dense processes, else a METIS graph
+  kHdf5Csr,    ///< HDF5 csr_matrix group /matrix, uncompressed (io::write_matrix_hdf5_csr)
+  kHdf5Dense,  ///< HDF5 2-D dataset /matrix, uncompressed, chunks of whole rows, row by row
 };
 
 struct CaseSpec {
@@ -30,21 +40,49 @@ struct CaseSpec {
   MatrixSource matrix_source = MatrixSource::kDataFile;
   std::string matrix;   ///< kDataFile only
   StencilSpec stencil;  ///< kStencil only (its seed is replaced by the run's)
+  double noise = 0.1;   ///< kHierarchical only
+  MatrixFile matrix_file = MatrixFile::kText;
   TopologySource topology_source = TopologySource::kDataFile;
   std::string topology;  ///< kDataFile and kInline only
+  std::string series;    ///< a named group ("growth") selected together and summarised together
 };
 
 /// A case read and ready to run.
 struct LoadedCase {
-  CommGraph graph;
+  /// The matrix, except for kHierarchical, whose dense order would not fit comfortably (16384^2
+  /// entries are 3.2 GB as CSR): that one is produced row by row from `dense`.
+  std::optional<CommGraph> graph;
+  std::optional<HierarchicalMatrix> dense;
+  Index processes = 0;
+  long long entries = 0;      ///< stored non-zeros of the symmetric matrix (both directions)
   std::string matrix_origin;  ///< the data file, or a description of the synthetic pattern
   std::string topology_spec;  ///< the --topology given to treematch (absolute path or string)
   Topology topology;          ///< io::read_topology(topology_spec)
 };
 
 /// Every case, in the order they run: the PACOS examples, CloverLeaf, MapLib, hwloc's netloc test,
-/// then the synthetic stencils S1 (default) and S2 (only on request).
+/// the synthetic stencil S1 (the default set ends here), then, only on request, the stencils S2
+/// (65536 ranks) and S3 (1M ranks), the dense hierarchical D1 and the "growth" series of stencils
+/// of 4096 to 262144 ranks.
 std::vector<CaseSpec> all_cases();
+
+/// The --cases name of the thread speedup measurement (S2 at --threads 1 and 2).
+inline constexpr const char* kThreadsStep = "threads";
+/// The case whose mapping phase the thread speedup measurement times.
+inline constexpr const char* kThreadsCase = "S2";
+/// What --scale stands for.
+inline constexpr const char* kScaleSelection = "S2,S3,D1,growth,threads";
+
+/// The cases named, in the order named, each once: case names, series names (every case of the
+/// series) and kThreadsStep (sets `threads`).
+struct Selection {
+  std::vector<CaseSpec> cases;
+  bool threads = false;
+};
+
+/// Resolves `names` against `catalogue`. Throws std::invalid_argument naming an unknown name.
+Selection select_cases(const std::vector<CaseSpec>& catalogue,
+                       const std::vector<std::string>& names);
 
 /// Reads (or generates) the case's matrix and topology. Throws io::InputError or
 /// std::runtime_error naming what is missing or wrong (e.g. a data file that does not exist).

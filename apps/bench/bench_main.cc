@@ -1,5 +1,6 @@
-// treematch-bench: `treematch map` vs Scotch's gmap on the shared data and synthetic stencils.
+// treematch-bench: `treematch map` vs Scotch's gmap on the shared data and synthetic matrices.
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -11,6 +12,7 @@
 #include <iostream>
 #include <optional>
 #include <system_error>
+#include <thread>
 
 #include <fmt/format.h>
 #include <tbb/global_control.h>
@@ -83,6 +85,23 @@ std::vector<std::string> split_list(const std::string& text) {
   return items;
 }
 
+/// This process's peak resident set size so far.
+double self_peak_rss_mib() {
+  struct rusage usage {};
+  if (::getrusage(RUSAGE_SELF, &usage) != 0) return 0.0;
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;
+}
+
+/// The 1, 5 and 15 minute load averages, or "?".
+std::string load_average() {
+  std::ifstream in("/proc/loadavg");
+  std::string one;
+  std::string five;
+  std::string fifteen;
+  if (!(in >> one >> five >> fifteen)) return "?";
+  return one + " " + five + " " + fifteen;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -103,8 +122,14 @@ int main(int argc, char** argv) {
   std::string scotch_args;
   bool keep_temp = false;
   bool list = false;
+  bool scale = false;
+  int thread_repeat = 3;
   app.add_option("--cases", cases_text,
-                 "comma-separated case names (default: all but S2); see --list");
+                 "comma-separated case names, series (growth) or 'threads' (default: the default "
+                 "set); see --list");
+  app.add_flag("--scale", scale,
+               std::string("the scale cases: shortcut for --cases ") + kScaleSelection +
+                   " (combines with --cases)");
   app.add_flag("--list", list, "print the case names and exit");
   app.add_option("--data", options.data_dir,
                  "the shared data folder (default: ../shared/data from here or the repo)");
@@ -120,10 +145,12 @@ int main(int argc, char** argv) {
   app.add_option("--threads", options.threads,
                  "worker threads for treematch (--threads) and the baselines (0 = all)")
       ->check(CLI::NonNegativeNumber);
-  app.add_option("--repeat", options.repeat,
-                 "runs of each command; the minimum wall time is reported")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
+  CLI::Option* repeat_option =
+      app.add_option("--repeat", options.repeat,
+                     "runs of each command; the minimum wall time is reported (the thread "
+                     "speedup measurement: 3 unless given)")
+          ->check(CLI::PositiveNumber)
+          ->capture_default_str();
   app.add_option("--timeout", options.timeout_seconds,
                  "seconds before a command is killed (0 = never)")
       ->capture_default_str();
@@ -132,33 +159,45 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--mpipp-max-p", options.mpipp_max_processes, "largest p for which MPIPP.5 runs")
       ->capture_default_str();
+  app.add_option("--scotch-max-p", options.scotch_max_processes,
+                 "largest p for which scotch_gmap runs (n/a above)")
+      ->capture_default_str();
+  app.add_flag("--scotch-dense", options.scotch_dense,
+               "also run scotch_gmap on the dense D1 (writes a ~4 GB text graph)");
   app.add_option("--json", json_path, "also write every figure to this JSON file");
   app.add_flag("--keep-temp", keep_temp, "keep the folder of generated inputs and outputs");
   CLI11_PARSE(app, argc, argv);
 
   const std::vector<CaseSpec> catalogue = all_cases();
   if (list) {
-    for (const CaseSpec& c : catalogue)
-      std::cout << c.name << (c.in_default ? "" : "  (not in the default set)") << '\n';
+    for (const CaseSpec& c : catalogue) {
+      std::cout << c.name << (c.in_default ? "" : "  (not in the default set)")
+                << (c.series.empty() ? "" : "  (series " + c.series + ")") << '\n';
+    }
+    std::cout << kThreadsStep << "  (" << kThreadsCase
+              << " mapped with --threads 1 and 2; not in the default set)\n"
+              << "--scale = " << kScaleSelection << '\n';
     return 0;
   }
-  std::vector<CaseSpec> selected;
-  if (cases_text.empty()) {
+  Selection selection;
+  if (cases_text.empty() && !scale) {
     for (const CaseSpec& c : catalogue) {
-      if (c.in_default) selected.push_back(c);
+      if (c.in_default) selection.cases.push_back(c);
     }
   } else {
-    for (const std::string& name : split_list(cases_text)) {
-      const auto it = std::find_if(catalogue.begin(), catalogue.end(),
-                                   [&](const CaseSpec& c) { return c.name == name; });
-      if (it == catalogue.end()) {
-        std::cerr << "treematch-bench: error: --cases: no case named '" << name
-                  << "' (see --list)\n";
-        return 2;
-      }
-      selected.push_back(*it);
+    std::vector<std::string> names = split_list(cases_text);
+    if (scale) {
+      for (const std::string& name : split_list(kScaleSelection)) names.push_back(name);
+    }
+    try {
+      selection = select_cases(catalogue, names);
+    } catch (const std::exception& e) {
+      std::cerr << "treematch-bench: error: --cases: " << e.what() << '\n';
+      return 2;
     }
   }
+  const std::vector<CaseSpec>& selected = selection.cases;
+  if (repeat_option->count() > 0) thread_repeat = options.repeat;
 
   if (options.treematch.empty()) options.treematch = default_treematch();
   if (options.data_dir.empty()) options.data_dir = default_data_dir();
@@ -191,45 +230,97 @@ int main(int argc, char** argv) {
     info.seed = options.seed;
     info.threads = options.threads;
     info.repeat = options.repeat;
+    info.scotch_max_processes = options.scotch_max_processes;
+    info.scotch_dense = options.scotch_dense;
+    info.load_start = load_average();
     const ChildRun floor = spawner->run({"/bin/true"}, (scratch.path() / "true.out").string(),
                                         (scratch.path() / "true.err").string(), 10);
     info.rss_floor_mib = floor.ok() ? floor.peak_rss_mib : 0.0;
     std::cerr << fmt::format(
-        "treematch-bench: {} case(s); treematch {}; scotch {}; data {}; work folder {}{}\n",
-        selected.size(), options.treematch, options.scotch.empty() ? "n/a" : options.scotch,
-        options.data_dir, scratch.path().string(), keep_temp ? " (kept)" : "");
+        "treematch-bench: {} case(s){}; treematch {}; scotch {}; data {}; work folder {}{}\n",
+        selected.size(), selection.threads ? " + thread speedup" : "", options.treematch,
+        options.scotch.empty() ? "n/a" : options.scotch, options.data_dir, scratch.path().string(),
+        keep_temp ? " (kept)" : "");
 
+    const std::size_t steps = selected.size() + (selection.threads ? 1 : 0);
     std::vector<CaseResult> results;
     for (std::size_t i = 0; i < selected.size(); ++i) {
-      std::cerr << fmt::format("[{}/{}] {}", i + 1, selected.size(), selected[i].name) << std::endl;
+      std::cerr << fmt::format("[{}/{}] {}", i + 1, steps, selected[i].name) << std::endl;
       results.push_back(run_case(selected[i], options, scratch.path(), *spawner, std::cerr));
+      std::cerr << fmt::format("  (benchmark process peak RSS so far {:.1f} MiB)",
+                               self_peak_rss_mib())
+                << std::endl;
+      if (!keep_temp) {
+        // The inputs of the big cases take gigabytes; nothing reads them again.
+        std::error_code ignored;
+        fs::remove_all(scratch.path() / selected[i].name, ignored);
+      }
+    }
+    std::optional<ThreadsResult> threads;
+    if (selection.threads) {
+      std::cerr << fmt::format("[{}/{}] thread speedup on {}, {} run(s) per count", steps, steps,
+                               kThreadsCase, thread_repeat)
+                << std::endl;
+      const auto it = std::find_if(catalogue.begin(), catalogue.end(),
+                                   [](const CaseSpec& c) { return c.name == kThreadsCase; });
+      threads = run_thread_speedup(*it, options, {1, 2}, thread_repeat, scratch.path(), *spawner,
+                                   std::cerr);
     }
     info.total_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    info.bench_peak_rss_mib = self_peak_rss_mib();
+    info.load_end = load_average();
 
     std::cout << fmt::format(
         "treematch vs scotch_gmap ({}; target: uniform-cost tleaf of the same shape); costs "
         "from evaluate_cost\n"
         "hop-bytes = sum over i != j of C[i][j] x tree edges between their cores; walls = whole "
-        "command, min of {} "
-        "run(s); RSS = peak (ru_maxrss; /bin/true launched the same way: {:.1f} MiB)\n"
-        "Sc ml = Scotch's max load (most processes on one core); seed {}, treematch threads {}\n"
-        "S1/S2 = 27-point stencil in a box (no wraparound), weights face 1000, edge 100, corner "
-        "10, "
-        "ranks shuffled by the seed\n\n",
+        "command, min of {} run(s);\n"
+        "read/topo/map = treematch's own phase timings (its --format json report) in the fastest "
+        "run; RSS = peak (ru_maxrss; /bin/true launched the same way: {:.1f} MiB)\n"
+        "Sc ml = Scotch's max load (most processes on one core); Scotch only up to p = {}; seed "
+        "{}, treematch threads {}\n"
+        "S1/S2/S3/growth-* = 27-point stencil in a box (no wraparound), weights face 1000, edge "
+        "100, corner 10, ranks shuffled by the seed\n"
+        "D1 = dense 10^(4-h) x (1 + 0.1 u) on the 128x16x2x4 tree, h = levels up to the common "
+        "ancestor of the ranks' slots, slots shuffled by the seed\n"
+        "load average (1/5/15 min) {} at the start, {} at the end; machine: {} hardware "
+        "threads\n\n",
         scotch_args.empty() ? std::string("default strategy") : "options " + scotch_args,
-        options.repeat, info.rss_floor_mib, options.seed,
-        options.threads > 0 ? std::to_string(options.threads) : "all");
-    std::cout << render_table(results) << '\n';
-    std::cout << "Weighted cost (sum of C[i][j] x link costs on the path, each case's own "
-                 "topology; Scotch saw uniform "
-                 "costs):\n";
-    std::cout << render_weighted_table(results);
-    std::cout << fmt::format("\ntotal {:.1f} s\n", info.total_seconds) << std::flush;
+        options.repeat, info.rss_floor_mib, options.scotch_max_processes, options.seed,
+        options.threads > 0 ? std::to_string(options.threads) : "all", info.load_start,
+        info.load_end, std::thread::hardware_concurrency());
+    if (!results.empty()) {
+      std::cout << render_table(results);
+      std::cout << render_input_files(results) << '\n';
+      std::cout << "Weighted cost (sum of C[i][j] x link costs on the path, each case's own "
+                   "topology; Scotch saw uniform "
+                   "costs):\n";
+      std::cout << render_weighted_table(results);
+    }
+    const std::string growth = render_series(results, "growth");
+    if (!growth.empty()) {
+      std::cout << fmt::format(
+          "\nGrowth series (27-point stencils on group:N/128 group:16 pack:2 core:4; treematch "
+          "min of {} run(s); ns/nnz = seconds x 1e9 / nnz):\n",
+          options.repeat);
+      std::cout << growth;
+    }
+    if (threads) {
+      std::cout << fmt::format(
+          "\nThread speedup ({}: {} processes, {} entries, {}; treematch --threads k --format "
+          "json, min of {} run(s)):\n",
+          threads->case_name, threads->processes, threads->entries, threads->matrix_file,
+          threads->repeat);
+      std::cout << render_threads(*threads);
+    }
+    std::cout << fmt::format("\ntotal {:.1f} s; benchmark process peak RSS {:.1f} MiB\n",
+                             info.total_seconds, info.bench_peak_rss_mib)
+              << std::flush;
 
     if (!json_path.empty()) {
       std::ofstream out(json_path);
-      out << to_json(info, results).dump(2) << '\n';
+      out << to_json(info, results, threads ? &*threads : nullptr).dump(2) << '\n';
       if (!out) {
         std::cerr << "treematch-bench: error: cannot write " << json_path << '\n';
         return 1;

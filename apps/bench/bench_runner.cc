@@ -5,13 +5,16 @@
 #include <chrono>
 #include <exception>
 #include <functional>
+#include <optional>
 #include <tuple>
 #include <utility>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "apps/bench/graph_files.h"
-#include "io/mapping_reader.h"
+#include "io/matrix_hdf5.h"
+#include "io/matrix_reader.h"
 #include "src/baselines.h"
 #include "src/cost.h"
 
@@ -61,41 +64,193 @@ std::pair<Index, Index> load_stats(const Mapping& mapping, Index leaves) {
   return {most, overloaded};
 }
 
-/// Runs `argv` `repeat` times; `output` is the mapping file the command writes (removed before
-/// each run). Fills the timing fields of `result`; returns the output of the first run, or ""
-/// with result.failure set.
-std::string run_repeated(Spawner& spawner, const std::vector<std::string>& argv,
-                         const fs::path& output, const fs::path& log_prefix,
-                         const BenchOptions& options, ToolResult& result) {
+/// Called with the output file's text after each successful run; throws to fail the tool.
+using OutputCheck = std::function<void(const std::string& text)>;
+
+/// Runs `argv` `repeat` times; `output` is the file the command writes (removed before each run).
+/// Fills the timing fields of `result` and hands each run's output to `check`; on failure sets
+/// result.failure and stops.
+void run_repeated(Spawner& spawner, const std::vector<std::string>& argv, const fs::path& output,
+                  const fs::path& log_prefix, int repeat, unsigned timeout_seconds,
+                  ToolResult& result, const OutputCheck& check) {
   result.attempted = true;
   result.command = join(argv);
-  std::string first_output;
-  for (int run = 0; run < options.repeat; ++run) {
+  for (int run = 0; run < repeat; ++run) {
     std::error_code ignored;
     fs::remove(output, ignored);
     const std::string out_log = log_prefix.string() + ".stdout";
     const std::string err_log = log_prefix.string() + ".stderr";
-    const ChildRun child = spawner.run(argv, out_log, err_log, options.timeout_seconds);
+    const ChildRun child = spawner.run(argv, out_log, err_log, timeout_seconds);
     const std::string log = read_text_file(err_log);
     result.log_tail = tail(log, 1500);
     if (!child.ok()) {
       const std::string why = last_line(log);
       result.failure = child.failure() + (why.empty() ? "" : ": " + why);
-      return "";
+      return;
     }
     result.wall_seconds.push_back(child.wall_seconds);
     result.max_rss_mib = std::max(result.max_rss_mib, child.peak_rss_mib);
+    result.min_wall_seconds =
+        *std::min_element(result.wall_seconds.begin(), result.wall_seconds.end());
     const std::string text = read_text_file(output.string());
-    if (run == 0) {
-      first_output = text;
-    } else if (text != first_output) {
-      result.varied = true;
+    if (text.empty()) {
+      result.failure = "exited 0 but wrote nothing to " + output.string();
+      return;
+    }
+    try {
+      check(text);
+    } catch (const std::exception& e) {
+      result.failure = "unreadable output " + output.string() + ": " + e.what();
+      return;
     }
   }
-  result.min_wall_seconds =
-      *std::min_element(result.wall_seconds.begin(), result.wall_seconds.end());
-  if (first_output.empty()) result.failure = "exited 0 but wrote no mapping to " + output.string();
-  return first_output;
+}
+
+/// What treematch's JSON report says about one run.
+struct TreematchReport {
+  Mapping mapping;
+  PhaseSeconds seconds;
+  double hop_bytes = -1.0;
+};
+
+/// Parses `treematch map --format json` output: "seconds" {read, topology, mapping}, "mapping"
+/// (p logical leaves) and "costs"."treematch"."hop_bytes". Throws std::runtime_error (or
+/// nlohmann::json's exceptions) for anything missing or out of range.
+TreematchReport parse_treematch_report(const std::string& text, Index p, Index leaves) {
+  const nlohmann::json j = nlohmann::json::parse(text);
+  TreematchReport report;
+  const nlohmann::json& seconds = j.at("seconds");
+  report.seconds.read = seconds.at("read").get<double>();
+  report.seconds.topology = seconds.at("topology").get<double>();
+  report.seconds.mapping = seconds.at("mapping").get<double>();
+  if (j.at("numbering").get<std::string>() != "logical")
+    throw std::runtime_error("the mapping is not in logical numbering");
+  const nlohmann::json& mapping = j.at("mapping");
+  if (!mapping.is_array() || mapping.size() != static_cast<std::size_t>(p)) {
+    throw std::runtime_error(fmt::format("\"mapping\" should be an array of {} leaves, got {} {}",
+                                         p, mapping.size(), mapping.type_name()));
+  }
+  report.mapping.leaf_of_rank.reserve(static_cast<std::size_t>(p));
+  for (const nlohmann::json& leaf : mapping) {
+    const auto value = leaf.get<long long>();
+    if (value < 0 || value >= leaves) {
+      throw std::runtime_error(fmt::format("rank {} on leaf {}, outside [0, {})",
+                                           report.mapping.leaf_of_rank.size(), value, leaves));
+    }
+    report.mapping.leaf_of_rank.push_back(static_cast<Index>(value));
+  }
+  report.hop_bytes = j.at("costs").at("treematch").at("hop_bytes").get<double>();
+  return report;
+}
+
+/// Runs `treematch map ... --format json` `repeat` times into `prefix`.json; returns the first
+/// run's mapping (nullopt when tm.failure is set) and records every run's phases.
+std::optional<Mapping> run_treematch(Spawner& spawner, const BenchOptions& options,
+                                     const std::string& matrix_file,
+                                     const std::string& topology_spec, int threads, int repeat,
+                                     const fs::path& prefix, Index p, Index leaves,
+                                     ToolResult& tm) {
+  const fs::path output = prefix.string() + ".json";
+  std::vector<std::string> argv{
+      options.treematch, "map",      "--matrix", matrix_file, "--topology",
+      topology_spec,     "--format", "json",     "-o",        output.string()};
+  if (threads > 0) {
+    argv.push_back("--threads");
+    argv.push_back(std::to_string(threads));
+  }
+  std::optional<Mapping> first;
+  run_repeated(spawner, argv, output, prefix, repeat, options.timeout_seconds, tm,
+               [&](const std::string& text) {
+                 TreematchReport report = parse_treematch_report(text, p, leaves);
+                 tm.phases.push_back(report.seconds);
+                 if (!first) {
+                   first = std::move(report.mapping);
+                   tm.reported_hop_bytes = report.hop_bytes;
+                 } else if (report.mapping.leaf_of_rank != first->leaf_of_rank) {
+                   tm.varied = true;
+                 }
+               });
+  if (!tm.failure.empty()) return std::nullopt;
+  return first;
+}
+
+/// Writes the case's matrix for treematch into `dir`; returns the path and sets
+/// result.matrix_file to a description of the format.
+std::string write_treematch_input(const CaseSpec& spec, const LoadedCase& loaded,
+                                  const BenchOptions& options, const fs::path& dir,
+                                  std::string& description) {
+  // Uncompressed HDF5: reading is bound by I/O and parsing, not by zlib.
+  io::Hdf5WriteOptions raw;
+  raw.compress = false;
+  switch (spec.matrix_file) {
+    case MatrixFile::kText: {
+      const CommGraph& graph = *loaded.graph;
+      if (graph.size() <= options.max_dense) {
+        const fs::path path = dir / "matrix.mat";
+        write_dense_matrix(path.string(), graph);
+        description = "dense .mat";
+        return path.string();
+      }
+      const fs::path path = dir / "matrix.graph";
+      write_metis_graph(path.string(), graph);
+      description = "METIS graph";
+      return path.string();
+    }
+    case MatrixFile::kHdf5Csr: {
+      const fs::path path = dir / "matrix.h5";
+      const CommGraph& graph = *loaded.graph;
+      if (graph.was_symmetrised()) {
+        // The stored C + C^T would double every cost; only symmetric inputs take this path.
+        throw std::runtime_error("HDF5 CSR output needs a symmetric matrix");
+      }
+      io::write_matrix_hdf5_csr(path.string(), graph.view(), "/matrix",
+                                io::Hdf5WriteMode::kTruncate, raw);
+      description = "HDF5 CSR (uncompressed)";
+      return path.string();
+    }
+    case MatrixFile::kHdf5Dense: {
+      const fs::path path = dir / "matrix.h5";
+      if (loaded.dense) {
+        const HierarchicalMatrix& dense = *loaded.dense;
+        io::write_matrix_hdf5_dense(
+            path.string(), dense.size(),
+            [&](Index row, std::span<double> values) { dense.fill_row(row, values); }, "/matrix",
+            io::Hdf5WriteMode::kTruncate, raw);
+      } else {
+        const CommGraph& graph = *loaded.graph;
+        const kernels::CsrView csr = graph.view();
+        const double scale = graph.cost_scale();
+        io::write_matrix_hdf5_dense(
+            path.string(), csr.n,
+            [&](Index row, std::span<double> values) {
+              for (Offset e = csr.row_begin(row); e < csr.row_end(row); ++e) {
+                values[static_cast<std::size_t>(csr.targets[static_cast<std::size_t>(e)])] =
+                    csr.weights[static_cast<std::size_t>(e)] * scale;
+              }
+            },
+            "/matrix", io::Hdf5WriteMode::kTruncate, raw);
+      }
+      description = "HDF5 dense (uncompressed)";
+      return path.string();
+    }
+  }
+  throw std::logic_error("unknown MatrixFile");
+}
+
+/// Why Scotch does not run on this case, or "" when it does.
+std::string scotch_skip_reason(const LoadedCase& loaded, const BenchOptions& options) {
+  if (options.scotch.empty()) return "n/a: scotch_gmap not found";
+  if (loaded.processes > options.scotch_max_processes) {
+    return fmt::format("n/a: p = {} > --scotch-max-p {}", loaded.processes,
+                       options.scotch_max_processes);
+  }
+  if (loaded.dense && !options.scotch_dense) {
+    return fmt::format(
+        "n/a: dense {}^2 graph ({} arcs) too large for a Scotch text graph (--scotch-dense runs "
+        "it)",
+        loaded.processes, loaded.entries);
+  }
+  return "";
 }
 
 void add_baseline(CaseResult& result, const std::string& name, const CommGraph& graph,
@@ -113,137 +268,35 @@ void add_baseline(CaseResult& result, const std::string& name, const CommGraph& 
   result.baselines.push_back(std::move(b));
 }
 
-}  // namespace
-
-CaseResult run_case(const CaseSpec& spec, const BenchOptions& options, const fs::path& work_dir,
-                    Spawner& spawner, std::ostream& progress) {
-  CaseResult result;
-  result.name = spec.name;
-  LoadedCase loaded;
-  try {
-    loaded = load_case(spec, options.data_dir, options.seed);
-  } catch (const std::exception& e) {
-    result.error = e.what();
-    progress << "  not run: " << result.error << std::endl;
-    return result;
+/// Costs the mappings and runs the baselines on `graph`; `planted`, when given, is costed as the
+/// extra baseline "planted".
+void cost_everything(CaseResult& result, const CommGraph& graph, const Topology& topology,
+                     const std::optional<Mapping>& treematch,
+                     const std::optional<ScotchMapping>& scotch,
+                     const std::optional<Mapping>& planted, const BenchOptions& options) {
+  if (treematch) {
+    try {
+      result.treematch.cost = evaluate_cost(graph, topology, *treematch);
+      std::tie(result.treematch.max_load, result.treematch.overloaded_leaves) =
+          load_stats(*treematch, topology.leaf_count());
+    } catch (const std::exception& e) {
+      result.treematch.failure = std::string("cannot cost the mapping: ") + e.what();
+    }
   }
-  const CommGraph& graph = loaded.graph;
-  const Topology& topology = loaded.topology;
+  if (scotch) {
+    try {
+      result.scotch.cost = evaluate_cost(graph, topology, scotch->mapping);
+    } catch (const std::exception& e) {
+      result.scotch.failure = std::string("cannot cost the mapping: ") + e.what();
+    }
+  }
   const Index p = graph.size();
-  result.matrix_origin = loaded.matrix_origin;
-  result.topology_spec = loaded.topology_spec;
-  result.topology_tleaf = topology.to_tleaf();
-  result.processes = p;
-  result.entries = graph.nnz();
-  result.leaves = topology.leaf_count();
-  progress << fmt::format("  {} processes, {} entries; {} leaves ({})", p, graph.nnz(),
-                          topology.leaf_count(), result.topology_tleaf)
-           << std::endl;
-  if (p > topology.leaf_count()) {
-    result.error = fmt::format("{} processes do not fit {} leaves", p, topology.leaf_count());
-    return result;
-  }
-
-  const fs::path dir = work_dir / spec.name;
-  const fs::path scotch_graph = dir / "graph.grf";
-  const fs::path scotch_target = dir / "target.tgt";
-  fs::path matrix_file;
-  try {
-    fs::create_directories(dir);
-    const auto start = Clock::now();
-    if (p <= options.max_dense) {
-      matrix_file = dir / "matrix.mat";
-      write_dense_matrix(matrix_file.string(), graph);
-      result.matrix_file = "dense .mat";
-    } else {
-      matrix_file = dir / "matrix.graph";
-      write_metis_graph(matrix_file.string(), graph);
-      result.matrix_file = "METIS graph";
-    }
-    result.scotch_target = uniform_tleaf(topology);
-    if (!options.scotch.empty()) {
-      result.scotch_weights = write_scotch_graph(scotch_graph.string(), graph);
-      write_text_file(scotch_target.string(), result.scotch_target + "\n");
-    }
-    progress << fmt::format("  wrote {} and Scotch files in {:.2f} s", result.matrix_file,
-                            seconds_since(start))
-             << std::endl;
-  } catch (const std::exception& e) {
-    result.error = std::string("cannot write the input files: ") + e.what();
-    return result;
-  }
-
-  // treematch, as a user runs it.
-  {
-    std::vector<std::string> argv{options.treematch,
-                                  "map",
-                                  "--matrix",
-                                  matrix_file.string(),
-                                  "--topology",
-                                  loaded.topology_spec,
-                                  "--format",
-                                  "perm",
-                                  "-o",
-                                  (dir / "treematch.perm").string()};
-    if (options.threads > 0) {
-      argv.push_back("--threads");
-      argv.push_back(std::to_string(options.threads));
-    }
-    ToolResult& tm = result.treematch;
-    const std::string text =
-        run_repeated(spawner, argv, dir / "treematch.perm", dir / "treematch", options, tm);
-    if (tm.failure.empty()) {
-      try {
-        const Mapping mapping = io::read_mapping((dir / "treematch.perm").string(), topology,
-                                                 io::Numbering::kLogical, p);
-        tm.cost = evaluate_cost(graph, topology, mapping);
-        std::tie(tm.max_load, tm.overloaded_leaves) = load_stats(mapping, topology.leaf_count());
-      } catch (const std::exception& e) {
-        tm.failure = std::string("unreadable mapping: ") + e.what();
-      }
-    }
-    progress << (tm.ok() ? fmt::format("  treematch: {:.3f} s, {:.1f} MiB, hop-bytes {:.6g}",
-                                       tm.min_wall_seconds, tm.max_rss_mib, tm.cost.hop_bytes)
-                         : "  treematch FAILED: " + tm.failure)
-             << std::endl;
-  }
-
-  // Scotch's default static mapping onto the uniform tleaf of the same shape.
-  ToolResult& sc = result.scotch;
-  if (options.scotch.empty()) {
-    sc.failure = "n/a: scotch_gmap not found";
-  } else {
-    std::vector<std::string> argv{options.scotch};
-    argv.insert(argv.end(), options.scotch_args.begin(), options.scotch_args.end());
-    for (const fs::path& file : {scotch_graph, scotch_target, dir / "scotch.map"})
-      argv.push_back(file.string());
-    run_repeated(spawner, argv, dir / "scotch.map", dir / "scotch", options, sc);
-    if (sc.failure.empty()) {
-      try {
-        const ScotchMapping mapping =
-            read_scotch_mapping((dir / "scotch.map").string(), p, topology.leaf_count());
-        sc.cost = evaluate_cost(graph, topology, mapping.mapping);
-        sc.max_load = mapping.max_load;
-        sc.overloaded_leaves = mapping.overloaded_leaves;
-      } catch (const std::exception& e) {
-        sc.failure = std::string("unreadable mapping: ") + e.what();
-      }
-    }
-    progress << (sc.ok() ? fmt::format(
-                               "  scotch:    {:.3f} s, {:.1f} MiB, hop-bytes {:.6g}, max load {}",
-                               sc.min_wall_seconds, sc.max_rss_mib, sc.cost.hop_bytes, sc.max_load)
-                         : "  scotch FAILED: " + sc.failure)
-             << std::endl;
-  }
-
-  // Baselines, computed here on the same topology.
-  const auto start = Clock::now();
   std::vector<Index> slots;
   try {
     slots = usable_slots(topology, {}, /*per_leaf=*/1);
   } catch (const std::exception& e) {
     result.error = std::string("usable_slots: ") + e.what();
-    return result;
+    return;
   }
   add_baseline(result, "packed", graph, topology, [&] { return packed_mapping(p, slots); });
   add_baseline(result, "round-robin", graph, topology,
@@ -260,7 +313,194 @@ CaseResult run_case(const CaseSpec& spec, const BenchOptions& options, const fs:
                        0.0,
                        fmt::format("p = {} > {} (--mpipp-max-p)", p, options.mpipp_max_processes)});
   }
-  progress << fmt::format("  baselines: {:.2f} s", seconds_since(start)) << std::endl;
+  if (planted) add_baseline(result, "planted", graph, topology, [&] { return *planted; });
+}
+
+}  // namespace
+
+CaseResult run_case(const CaseSpec& spec, const BenchOptions& options, const fs::path& work_dir,
+                    Spawner& spawner, std::ostream& progress) {
+  CaseResult result;
+  result.name = spec.name;
+  result.series = spec.series;
+  std::optional<LoadedCase> loaded;
+  try {
+    const auto start = Clock::now();
+    loaded.emplace(load_case(spec, options.data_dir, options.seed));
+    progress << fmt::format("  loaded in {:.2f} s", seconds_since(start)) << std::endl;
+  } catch (const std::exception& e) {
+    result.error = e.what();
+    progress << "  not run: " << result.error << std::endl;
+    return result;
+  }
+  const Topology& topology = loaded->topology;
+  const Index p = loaded->processes;
+  result.matrix_origin = loaded->matrix_origin;
+  result.topology_spec = loaded->topology_spec;
+  result.topology_tleaf = topology.to_tleaf();
+  result.processes = p;
+  result.entries = loaded->entries;
+  result.leaves = topology.leaf_count();
+  progress << fmt::format("  {} processes, {} entries; {} leaves ({})", p, result.entries,
+                          topology.leaf_count(), result.topology_tleaf)
+           << std::endl;
+  if (p > topology.leaf_count()) {
+    result.error = fmt::format("{} processes do not fit {} leaves", p, topology.leaf_count());
+    return result;
+  }
+
+  const fs::path dir = work_dir / spec.name;
+  const fs::path scotch_graph = dir / "graph.grf";
+  const fs::path scotch_target = dir / "target.tgt";
+  const std::string scotch_skip = scotch_skip_reason(*loaded, options);
+  std::string matrix_file;
+  try {
+    fs::create_directories(dir);
+    const auto start = Clock::now();
+    matrix_file = write_treematch_input(spec, *loaded, options, dir, result.matrix_file);
+    result.scotch_target = uniform_tleaf(topology);
+    if (scotch_skip.empty()) {
+      if (loaded->graph) {
+        result.scotch_weights = write_scotch_graph(scotch_graph.string(), *loaded->graph);
+      } else {
+        const HierarchicalMatrix& dense = *loaded->dense;
+        result.scotch_weights = write_scotch_graph_dense(
+            scotch_graph.string(), dense.size(),
+            [&](Index row, std::span<double> values) { dense.fill_row(row, values); });
+      }
+      write_text_file(scotch_target.string(), result.scotch_target + "\n");
+    }
+    result.write_seconds = seconds_since(start);
+    progress << fmt::format("  wrote {}{} in {:.2f} s", result.matrix_file,
+                            scotch_skip.empty() ? " and Scotch files" : "", result.write_seconds)
+             << std::endl;
+  } catch (const std::exception& e) {
+    result.error = std::string("cannot write the input files: ") + e.what();
+    return result;
+  }
+
+  // treematch, as a user runs it, with its JSON report for the phase timings.
+  ToolResult& tm = result.treematch;
+  const std::optional<Mapping> tm_mapping =
+      run_treematch(spawner, options, matrix_file, loaded->topology_spec, options.threads,
+                    options.repeat, dir / "treematch", p, topology.leaf_count(), tm);
+  if (tm_mapping) {
+    const PhaseSeconds phases = tm.fastest_phases();
+    progress << fmt::format(
+                    "  treematch: {:.3f} s (read {:.3f}, topology {:.3f}, mapping {:.3f}), {:.1f} "
+                    "MiB",
+                    tm.min_wall_seconds, phases.read, phases.topology, phases.mapping,
+                    tm.max_rss_mib)
+             << std::endl;
+  } else {
+    progress << "  treematch FAILED: " << tm.failure << std::endl;
+  }
+
+  // Scotch's default static mapping onto the uniform tleaf of the same shape.
+  ToolResult& sc = result.scotch;
+  std::optional<ScotchMapping> sc_mapping;
+  if (!scotch_skip.empty()) {
+    sc.failure = scotch_skip;
+    progress << "  scotch: " << scotch_skip << std::endl;
+  } else {
+    std::vector<std::string> argv{options.scotch};
+    argv.insert(argv.end(), options.scotch_args.begin(), options.scotch_args.end());
+    const fs::path output = dir / "scotch.map";
+    for (const fs::path& file : {scotch_graph, scotch_target, output})
+      argv.push_back(file.string());
+    std::string first_text;
+    run_repeated(spawner, argv, output, dir / "scotch", options.repeat, options.timeout_seconds, sc,
+                 [&](const std::string& text) {
+                   if (!sc_mapping) {
+                     sc_mapping = read_scotch_mapping(output.string(), p, topology.leaf_count());
+                     sc.max_load = sc_mapping->max_load;
+                     sc.overloaded_leaves = sc_mapping->overloaded_leaves;
+                     first_text = text;
+                   } else if (text != first_text) {
+                     sc.varied = true;
+                   }
+                 });
+    if (!sc.failure.empty()) sc_mapping.reset();
+    progress << (sc.ok() ? fmt::format("  scotch:    {:.3f} s, {:.1f} MiB, max load {}",
+                                       sc.min_wall_seconds, sc.max_rss_mib, sc.max_load)
+                         : "  scotch FAILED: " + sc.failure)
+             << std::endl;
+  }
+
+  // Costs and baselines, here on the same topology; a matrix not held is read back for them.
+  const auto start = Clock::now();
+  std::optional<Mapping> planted;
+  if (loaded->dense) planted = Mapping{loaded->dense->slot_of_rank()};
+  if (loaded->graph) {
+    cost_everything(result, *loaded->graph, topology, tm_mapping, sc_mapping, planted, options);
+  } else {
+    try {
+      const CommGraph graph = io::read_matrix(matrix_file);
+      progress << fmt::format("  read the matrix back for the costs in {:.2f} s ({} entries)",
+                              seconds_since(start), graph.nnz())
+               << std::endl;
+      if (graph.size() != p || graph.nnz() != result.entries) {
+        throw std::runtime_error(
+            fmt::format("read back {} processes / {} entries, expected {} / {}", graph.size(),
+                        graph.nnz(), p, result.entries));
+      }
+      cost_everything(result, graph, topology, tm_mapping, sc_mapping, planted, options);
+    } catch (const std::exception& e) {
+      result.error = std::string("cannot read the matrix back for the costs: ") + e.what();
+    }
+  }
+  if (tm.ok())
+    progress << fmt::format("  treematch hop-bytes {:.6g}", tm.cost.hop_bytes) << std::endl;
+  if (sc.ok()) progress << fmt::format("  scotch hop-bytes {:.6g}", sc.cost.hop_bytes) << std::endl;
+  progress << fmt::format("  costs and baselines: {:.2f} s", seconds_since(start)) << std::endl;
+  return result;
+}
+
+ThreadsResult run_thread_speedup(const CaseSpec& spec, const BenchOptions& options,
+                                 const std::vector<int>& thread_counts, int repeat,
+                                 const fs::path& work_dir, Spawner& spawner,
+                                 std::ostream& progress) {
+  ThreadsResult result;
+  result.case_name = spec.name;
+  result.repeat = repeat;
+  const fs::path dir = work_dir / (spec.name + "-threads");
+  std::string matrix_file;
+  std::string topology_spec;
+  Index leaves = 0;
+  try {
+    const LoadedCase loaded = load_case(spec, options.data_dir, options.seed);
+    result.processes = loaded.processes;
+    result.entries = loaded.entries;
+    topology_spec = loaded.topology_spec;
+    leaves = loaded.topology.leaf_count();
+    fs::create_directories(dir);
+    matrix_file = write_treematch_input(spec, loaded, options, dir, result.matrix_file);
+  } catch (const std::exception& e) {
+    result.error = e.what();
+    progress << "  not run: " << result.error << std::endl;
+    return result;
+  }
+  std::optional<Mapping> reference;
+  for (const int threads : thread_counts) {
+    ThreadRun run;
+    run.threads = threads;
+    const std::optional<Mapping> mapping = run_treematch(
+        spawner, options, matrix_file, topology_spec, threads, repeat,
+        dir / fmt::format("treematch-t{}", threads), result.processes, leaves, run.tool);
+    if (mapping) {
+      if (!reference) {
+        reference = mapping;
+      } else {
+        run.same_mapping = mapping->leaf_of_rank == reference->leaf_of_rank;
+      }
+      progress << fmt::format("  --threads {}: mapping phase min {:.3f} s, wall min {:.3f} s",
+                              threads, run.tool.min_mapping_seconds(), run.tool.min_wall_seconds)
+               << std::endl;
+    } else {
+      progress << fmt::format("  --threads {} FAILED: {}", threads, run.tool.failure) << std::endl;
+    }
+    result.runs.push_back(std::move(run));
+  }
   return result;
 }
 

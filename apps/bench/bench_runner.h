@@ -25,15 +25,29 @@ struct BenchOptions {
   unsigned timeout_seconds = 900;    ///< per command run; 0 = none
   Index max_dense = 256;             ///< matrices up to this order go to treematch as dense .mat
   Index mpipp_max_processes = 1024;  ///< MPIPP.5 runs only up to this many processes
+  Index scotch_max_processes = 100000;  ///< Scotch runs only up to this many processes
+  bool scotch_dense = false;            ///< run Scotch on dense generated cases (D1: a ~4 GB .grf)
 };
 
-/// Sets up the case in `work_dir` (a folder of its own is made there), runs `treematch map` and
-/// scotch_gmap options.repeat times each through `spawner`, reads both mappings back, and costs
-/// them and the baselines with evaluate_cost on the case's topology. Never throws for a problem
-/// of the case itself: a case that cannot be set up has CaseResult::error set, a mapper that fails
-/// has its ToolResult::failure set. Progress goes to `progress`.
+/// Sets up the case in `work_dir` (a folder of its own is made there), runs `treematch map
+/// --format json` and scotch_gmap options.repeat times each through `spawner`, reads both mappings
+/// back (treematch's from its JSON report, with its phase timings), and costs them and the
+/// baselines with evaluate_cost on the case's topology. A case whose matrix is not held (D1) is
+/// read back with io::read_matrix for the costs, after the commands ran, and freed on return.
+/// Scotch is skipped (n/a with the reason) above options.scotch_max_processes and, unless
+/// options.scotch_dense, for dense generated matrices. Never throws for a problem of the case
+/// itself: a case that cannot be set up has CaseResult::error set, a mapper that fails has its
+/// ToolResult::failure set. Progress goes to `progress`.
 CaseResult run_case(const CaseSpec& spec, const BenchOptions& options,
                     const std::filesystem::path& work_dir, Spawner& spawner,
                     std::ostream& progress);
+
+/// Runs `treematch map --threads k --format json` `repeat` times for each k of `thread_counts` on
+/// the case (no Scotch, no baselines) and compares each k's mapping with the first k's. Never
+/// throws for a problem of the case itself (ThreadsResult::error, ToolResult::failure).
+ThreadsResult run_thread_speedup(const CaseSpec& spec, const BenchOptions& options,
+                                 const std::vector<int>& thread_counts, int repeat,
+                                 const std::filesystem::path& work_dir, Spawner& spawner,
+                                 std::ostream& progress);
 
 }  // namespace treematch::bench

@@ -113,42 +113,106 @@ void write_metis_graph(const std::string& path, const CommGraph& graph) {
   out.close();
 }
 
+namespace {
+
+/// Scotch's integer loads for weights summing to `sum`: as they are when all are integers within
+/// kScotchLoadSumLimit, else scaled so that they sum to the limit.
+ScotchWeights scotch_scaling(double sum, bool integers) {
+  ScotchWeights info;
+  const double limit = static_cast<double>(kScotchLoadSumLimit);
+  if (!integers || sum > limit) {
+    info.scale = sum > 0.0 ? limit / sum : 1.0;
+    info.exact = false;
+  }
+  return info;
+}
+
+/// The .grf text, vertex by vertex; counts the loads into `info`.
+class ScotchGraphOut {
+ public:
+  ScotchGraphOut(const std::string& path, Index n, long long arcs, ScotchWeights& info)
+      : out_(path), info_(info) {
+    out_.append("0\n");
+    out_.append_integer(n);
+    out_.append(" ");
+    out_.append_integer(arcs);
+    out_.append("\n0 010\n");
+  }
+  void vertex(long long degree) {
+    if (started_) out_.append("\n");
+    started_ = true;
+    out_.append_integer(degree);
+  }
+  void arc(Weight weight, Index target) {
+    long long load = static_cast<long long>(std::round(weight * info_.scale));
+    if (load < 1) {
+      load = 1;
+      ++info_.clamped;
+    }
+    info_.load_sum += load;
+    out_.append(" ");
+    out_.append_integer(load);
+    out_.append(" ");
+    out_.append_integer(target);
+  }
+  void close() {
+    if (started_) out_.append("\n");
+    out_.close();
+  }
+
+ private:
+  TextOut out_;
+  ScotchWeights& info_;
+  bool started_ = false;
+};
+
+}  // namespace
+
 ScotchWeights write_scotch_graph(const std::string& path, const CommGraph& graph) {
   const kernels::CsrView csr = graph.view();
-  ScotchWeights info;
   double sum = 0.0;
   bool integers = true;
   for (const Weight w : csr.weights) {
     sum += w;
     integers = integers && w == std::floor(w);
   }
-  const double limit = static_cast<double>(kScotchLoadSumLimit);
-  if (!integers || sum > limit) {
-    info.scale = sum > 0.0 ? limit / sum : 1.0;
-    info.exact = false;
-  }
-  TextOut out(path);
-  out.append("0\n");
-  out.append_integer(csr.n);
-  out.append(" ");
-  out.append_integer(graph.nnz());
-  out.append("\n0 010\n");
+  ScotchWeights info = scotch_scaling(sum, integers);
+  ScotchGraphOut out(path, csr.n, graph.nnz(), info);
   for (Index i = 0; i < csr.n; ++i) {
-    out.append_integer(csr.row_end(i) - csr.row_begin(i));
-    for (Offset e = csr.row_begin(i); e < csr.row_end(i); ++e) {
-      const double scaled = std::round(csr.weights[static_cast<std::size_t>(e)] * info.scale);
-      long long load = static_cast<long long>(scaled);
-      if (load < 1) {
-        load = 1;
-        ++info.clamped;
-      }
-      info.load_sum += load;
-      out.append(" ");
-      out.append_integer(load);
-      out.append(" ");
-      out.append_integer(csr.targets[static_cast<std::size_t>(e)]);
+    out.vertex(csr.row_end(i) - csr.row_begin(i));
+    for (Offset e = csr.row_begin(i); e < csr.row_end(i); ++e)
+      out.arc(csr.weights[static_cast<std::size_t>(e)], csr.targets[static_cast<std::size_t>(e)]);
+  }
+  out.close();
+  return info;
+}
+
+ScotchWeights write_scotch_graph_dense(const std::string& path, Index n, const DenseRowFill& fill) {
+  std::vector<double> row(static_cast<std::size_t>(std::max<Index>(n, 0)));
+  double sum = 0.0;
+  bool integers = true;
+  long long arcs = 0;
+  for (Index i = 0; i < n; ++i) {
+    fill(i, row);
+    for (Index j = 0; j < n; ++j) {
+      const double w = row[static_cast<std::size_t>(j)];
+      if (j == i || w == 0.0) continue;
+      sum += w;
+      integers = integers && w == std::floor(w);
+      ++arcs;
     }
-    out.append("\n");
+  }
+  ScotchWeights info = scotch_scaling(sum, integers);
+  ScotchGraphOut out(path, n, arcs, info);
+  for (Index i = 0; i < n; ++i) {
+    fill(i, row);
+    long long degree = 0;
+    for (Index j = 0; j < n; ++j) degree += (j != i && row[static_cast<std::size_t>(j)] != 0.0);
+    out.vertex(degree);
+    for (Index j = 0; j < n; ++j) {
+      if (j != i && row[static_cast<std::size_t>(j)] != 0.0)
+        out.arc(row[static_cast<std::size_t>(j)], j);
+    }
   }
   out.close();
   return info;

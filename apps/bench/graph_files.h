@@ -1,6 +1,8 @@
 // Input files for treematch and Scotch, and the reader of Scotch's mapping output.
 #pragma once
 
+#include <functional>
+#include <span>
 #include <string>
 
 #include "src/comm_graph.h"
@@ -41,6 +43,14 @@ inline constexpr long long kScotchLoadSumLimit = 1LL << 29;
 /// are scaled so that their sum is kScotchLoadSumLimit, rounded, and raised to 1 where they round
 /// to 0. Throws std::runtime_error if the file cannot be written.
 ScotchWeights write_scotch_graph(const std::string& path, const CommGraph& graph);
+
+/// Fills `values` (n entries) with row `row` of a dense matrix.
+using DenseRowFill = std::function<void(Index row, std::span<double> values)>;
+
+/// write_scotch_graph for a dense matrix, symmetric, given row by row (zeros and the diagonal are
+/// skipped): two passes over the rows, one for the arc count and the load scale, one to write,
+/// holding one row at a time. The same weights give the same file as write_scotch_graph.
+ScotchWeights write_scotch_graph_dense(const std::string& path, Index n, const DenseRowFill& fill);
 
 /// The Scotch "tleaf" target of the same shape as `topology` with every link cost 1:
 /// "tleaf <depth> a0 1 a1 1 ...". Scotch's tleaf leaves are numbered left to right like the

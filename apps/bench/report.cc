@@ -1,9 +1,55 @@
 // Renders treematch-bench's results as text tables and as JSON.
 #include "apps/bench/report.h"
 
+#include <algorithm>
+#include <cmath>
+#include <map>
+
 #include <fmt/format.h>
 
 namespace treematch::bench {
+
+PhaseSeconds ToolResult::fastest_phases() const {
+  if (phases.empty() || phases.size() != wall_seconds.size()) return {};
+  const auto fastest = std::min_element(wall_seconds.begin(), wall_seconds.end());
+  return phases[static_cast<std::size_t>(fastest - wall_seconds.begin())];
+}
+
+double ToolResult::min_mapping_seconds() const {
+  double best = 0.0;
+  for (std::size_t i = 0; i < phases.size(); ++i)
+    best = i == 0 ? phases[i].mapping : std::min(best, phases[i].mapping);
+  return best;
+}
+
+std::optional<PowerFit> fit_power_law(const std::vector<double>& x, const std::vector<double>& y) {
+  std::vector<std::pair<double, double>> points;
+  for (std::size_t i = 0; i < std::min(x.size(), y.size()); ++i) {
+    if (x[i] > 0.0 && y[i] > 0.0) points.emplace_back(std::log(x[i]), std::log(y[i]));
+  }
+  if (points.size() < 2) return std::nullopt;
+  double mx = 0.0;
+  double my = 0.0;
+  for (const auto& [lx, ly] : points) {
+    mx += lx;
+    my += ly;
+  }
+  mx /= static_cast<double>(points.size());
+  my /= static_cast<double>(points.size());
+  double sxx = 0.0;
+  double sxy = 0.0;
+  for (const auto& [lx, ly] : points) {
+    sxx += (lx - mx) * (lx - mx);
+    sxy += (lx - mx) * (ly - my);
+  }
+  if (sxx <= 0.0) return std::nullopt;
+  PowerFit fit;
+  fit.exponent = sxy / sxx;
+  fit.coefficient = std::exp(my - fit.exponent * mx);
+  fit.points = static_cast<int>(points.size());
+  return fit;
+}
+
 namespace {
 
 std::string cost_cell(double value) {
@@ -64,6 +110,14 @@ std::string row_notes(const CaseResult& c, Notes& notes) {
     refs += notes.add(fmt::format("{} {}: {} of {} leaves hold more than one process (at most {})",
                                   c.name, who, tool.overloaded_leaves, c.leaves, tool.max_load));
   };
+  const ToolResult& tm = c.treematch;
+  if (tm.ok() && tm.reported_hop_bytes >= 0.0 &&
+      std::abs(tm.reported_hop_bytes - tm.cost.hop_bytes) >
+          1e-9 * std::max(1.0, std::abs(tm.cost.hop_bytes))) {
+    refs += notes.add(
+        fmt::format("{} treematch reported hop-bytes {:.10g}, evaluate_cost gives {:.10g}", c.name,
+                    tm.reported_hop_bytes, tm.cost.hop_bytes));
+  }
   overload_note("treematch", c.treematch);
   overload_note("scotch", c.scotch);
   if (c.treematch.varied)
@@ -72,6 +126,15 @@ std::string row_notes(const CaseResult& c, Notes& notes) {
     refs += notes.add(c.name + " scotch printed different mappings across --repeat runs");
   for (const BaselineResult& b : c.baselines) {
     if (!b.ok() && b.name != "MPIPP.5") refs += notes.add(c.name + " " + b.name + ": " + b.skipped);
+    if (b.ok() && b.name == "planted") {
+      refs += notes.add(fmt::format(
+          "{} planted mapping (each rank on the slot its row was generated for): hop-bytes "
+          "{:.6g}{}",
+          c.name, b.cost.hop_bytes,
+          tm.ok() && b.cost.hop_bytes > 0.0
+              ? fmt::format("; TM/planted = {:.5f}", tm.cost.hop_bytes / b.cost.hop_bytes)
+              : std::string()));
+    }
   }
   return refs;
 }
@@ -80,16 +143,19 @@ std::string row_notes(const CaseResult& c, Notes& notes) {
 
 std::string render_table(const std::vector<CaseResult>& results) {
   Notes notes;
-  std::string out = fmt::format(
-      "{:<13} {:>6} {:>7} {:>6} | {:>10} {:>10} {:>6} | {:>10} {:>10} {:>10} {:>10} | {:>7} {:>7} "
-      "{:>6} | {:>6} {:>6} "
-      "| {:>5} {}\n",
-      "case", "p", "nnz", "leaves", "TM hop-B", "Sc hop-B", "TM/Sc", "packed", "RR", "random",
-      "MPIPP.5", "TM s", "Sc s", "TM/Sc", "TM MiB", "Sc MiB", "Sc ml", "notes");
+  const auto line = [](const auto&... cells) {
+    return fmt::format(
+        "{:<13} {:>7} {:>9} {:>7} | {:>10} {:>10} {:>6} | {:>10} {:>10} {:>10} {:>10} | {:>8} "
+        "{:>7} {:>7} {:>8} | {:>8} {:>6} | {:>7} {:>7} {:>6} | {:>5} {}\n",
+        cells...);
+  };
+  std::string out = line("case", "p", "nnz", "leaves", "TM hop-B", "Sc hop-B", "TM/Sc", "packed",
+                         "RR", "random", "MPIPP.5", "TM s", "read", "topo", "map", "Sc s", "TM/Sc",
+                         "TM MiB", "Sc MiB", "TM/Sc", "Sc ml", "notes");
   out += std::string(out.size() - 1, '-') + "\n";
   for (const CaseResult& c : results) {
     if (!c.error.empty()) {
-      out += fmt::format("{:<13} {:>6} {:>7} {:>6} | not run {}\n", c.name,
+      out += fmt::format("{:<13} {:>7} {:>9} {:>7} | not run {}\n", c.name,
                          c.processes > 0 ? std::to_string(c.processes) : "-",
                          c.entries > 0 ? std::to_string(c.entries) : "-",
                          c.leaves > 0 ? std::to_string(c.leaves) : "-", row_notes(c, notes));
@@ -98,21 +164,24 @@ std::string render_table(const std::vector<CaseResult>& results) {
     const ToolResult& tm = c.treematch;
     const ToolResult& sc = c.scotch;
     const bool both = tm.ok() && sc.ok();
-    out += fmt::format(
-        "{:<13} {:>6} {:>7} {:>6} | {:>10} {:>10} {:>6} | {:>10} {:>10} {:>10} {:>10} | {:>7} "
-        "{:>7} {:>6} | {:>6} "
-        "{:>6} | {:>5} {}\n",
-        c.name, c.processes, c.entries, c.leaves, tool_cell(tm, tm.cost.hop_bytes),
-        tool_cell(sc, sc.cost.hop_bytes),
-        both ? ratio_cell(tm.cost.hop_bytes, sc.cost.hop_bytes) : "-",
-        baseline_cell(c, "packed", false), baseline_cell(c, "round-robin", false),
-        baseline_cell(c, "random", false), baseline_cell(c, "MPIPP.5", false),
-        tm.ok() ? fmt::format("{:.3f}", tm.min_wall_seconds) : "-",
-        sc.ok() ? fmt::format("{:.3f}", sc.min_wall_seconds) : "-",
-        both ? ratio_cell(tm.min_wall_seconds, sc.min_wall_seconds) : "-",
-        tm.ok() ? fmt::format("{:.1f}", tm.max_rss_mib) : "-",
-        sc.ok() ? fmt::format("{:.1f}", sc.max_rss_mib) : "-",
-        sc.ok() ? std::to_string(sc.max_load) : "-", row_notes(c, notes));
+    const PhaseSeconds phases = tm.fastest_phases();
+    const bool has_phases = tm.ok() && !tm.phases.empty();
+    const auto seconds = [](bool ok, double value) {
+      return ok ? fmt::format("{:.3f}", value) : std::string("-");
+    };
+    out += line(c.name, c.processes, c.entries, c.leaves, tool_cell(tm, tm.cost.hop_bytes),
+                tool_cell(sc, sc.cost.hop_bytes),
+                both ? ratio_cell(tm.cost.hop_bytes, sc.cost.hop_bytes) : "-",
+                baseline_cell(c, "packed", false), baseline_cell(c, "round-robin", false),
+                baseline_cell(c, "random", false), baseline_cell(c, "MPIPP.5", false),
+                seconds(tm.ok(), tm.min_wall_seconds), seconds(has_phases, phases.read),
+                seconds(has_phases, phases.topology), seconds(has_phases, phases.mapping),
+                seconds(sc.ok(), sc.min_wall_seconds),
+                both ? ratio_cell(tm.min_wall_seconds, sc.min_wall_seconds) : "-",
+                tm.ok() ? fmt::format("{:.1f}", tm.max_rss_mib) : "-",
+                sc.ok() ? fmt::format("{:.1f}", sc.max_rss_mib) : "-",
+                both ? ratio_cell(tm.max_rss_mib, sc.max_rss_mib) : "-",
+                sc.ok() ? std::to_string(sc.max_load) : "-", row_notes(c, notes));
   }
   std::string scaled;
   for (const CaseResult& c : results) {
@@ -124,6 +193,102 @@ std::string render_table(const std::vector<CaseResult>& results) {
     out +=
         "  Scotch edge loads are rounded integers (weights not integral or sum too large) for: " +
         scaled + "\n";
+  }
+  return out;
+}
+
+std::string render_input_files(const std::vector<CaseResult>& results) {
+  std::map<std::string, std::string> by_format;
+  std::vector<std::string> order;
+  for (const CaseResult& c : results) {
+    if (c.matrix_file.empty()) continue;
+    std::string& names = by_format[c.matrix_file];
+    if (names.empty()) order.push_back(c.matrix_file);
+    names += (names.empty() ? "" : ", ") + c.name;
+  }
+  std::string out;
+  for (const std::string& format : order)
+    out += fmt::format("  treematch read {}: {}\n", format, by_format[format]);
+  return out;
+}
+
+std::string render_series(const std::vector<CaseResult>& results, const std::string& series) {
+  std::vector<const CaseResult*> members;
+  for (const CaseResult& c : results) {
+    if (c.series == series) members.push_back(&c);
+  }
+  if (members.empty()) return "";
+  std::string out = fmt::format(
+      "{:<14} {:>7} {:>9} | {:>8} {:>8} | {:>7} {:>7} {:>8} {:>8} | {:>8} {:>8}\n", "case", "p",
+      "nnz", "TM s", "ns/nnz", "read", "topo", "map", "ns/nnz", "TM MiB", "B/nnz");
+  out += std::string(out.size() - 1, '-') + "\n";
+  std::vector<double> nnz;
+  std::vector<double> wall;
+  std::vector<double> mapping;
+  std::vector<double> read;
+  std::vector<double> rss;
+  for (const CaseResult* c : members) {
+    const ToolResult& tm = c->treematch;
+    if (!c->error.empty() || !tm.ok()) {
+      out += fmt::format("{:<14} {:>7} {:>9} | not mapped ({})\n", c->name, c->processes,
+                         c->entries, !c->error.empty() ? c->error : tm.failure);
+      continue;
+    }
+    const PhaseSeconds phases = tm.fastest_phases();
+    const auto e = static_cast<double>(c->entries);
+    out += fmt::format(
+        "{:<14} {:>7} {:>9} | {:>8.3f} {:>8.1f} | {:>7.3f} {:>7.3f} {:>8.3f} {:>8.1f} | {:>8.1f} "
+        "{:>8.1f}\n",
+        c->name, c->processes, c->entries, tm.min_wall_seconds, 1e9 * tm.min_wall_seconds / e,
+        phases.read, phases.topology, phases.mapping, 1e9 * phases.mapping / e, tm.max_rss_mib,
+        tm.max_rss_mib * 1024.0 * 1024.0 / e);
+    nnz.push_back(e);
+    wall.push_back(tm.min_wall_seconds);
+    mapping.push_back(phases.mapping);
+    read.push_back(phases.read);
+    rss.push_back(tm.max_rss_mib);
+  }
+  const auto fit_text = [&](const char* what, const std::vector<double>& y) {
+    const std::optional<PowerFit> fit = fit_power_law(nnz, y);
+    return fit ? fmt::format("{} ~ nnz^{:.3f}", what, fit->exponent)
+               : fmt::format("{}: too few points", what);
+  };
+  out +=
+      fmt::format("fitted exponents (least squares on log-log over {} point(s)): {}; {}; {}; {}\n",
+                  nnz.size(), fit_text("TM wall", wall), fit_text("mapping phase", mapping),
+                  fit_text("read phase", read), fit_text("peak RSS", rss));
+  return out;
+}
+
+std::string render_threads(const ThreadsResult& threads) {
+  if (!threads.error.empty()) return threads.case_name + ": not run: " + threads.error + "\n";
+  std::string out = fmt::format("{:>7} | {:>8} {:>34} | {:>8} {:>8} | {}\n", "threads", "map s",
+                                "(each run)", "TM s", "TM MiB", "mapping = first count's");
+  out += std::string(out.size() - 1, '-') + "\n";
+  for (const ThreadRun& run : threads.runs) {
+    const ToolResult& tm = run.tool;
+    if (!tm.ok()) {
+      out += fmt::format("{:>7} | FAILED: {}\n", run.threads, tm.failure);
+      continue;
+    }
+    std::string each;
+    for (const PhaseSeconds& p : tm.phases)
+      each += fmt::format("{}{:.3f}", each.empty() ? "" : " ", p.mapping);
+    out += fmt::format("{:>7} | {:>8.3f} {:>34} | {:>8.3f} {:>8.1f} | {}{}\n", run.threads,
+                       tm.min_mapping_seconds(), "(" + each + ")", tm.min_wall_seconds,
+                       tm.max_rss_mib, run.same_mapping ? "yes" : "NO",
+                       tm.varied ? " (and varied across its own runs)" : "");
+  }
+  if (!threads.runs.empty() && threads.runs.front().tool.ok()) {
+    const ThreadRun& first = threads.runs.front();
+    for (std::size_t i = 1; i < threads.runs.size(); ++i) {
+      const ThreadRun& other = threads.runs[i];
+      if (!other.tool.ok()) continue;
+      out += fmt::format(
+          "mapping phase t{}/t{} = {} (whole command: {})\n", first.threads, other.threads,
+          ratio_cell(first.tool.min_mapping_seconds(), other.tool.min_mapping_seconds()),
+          ratio_cell(first.tool.min_wall_seconds, other.tool.min_wall_seconds));
+    }
   }
   return out;
 }
@@ -164,6 +329,13 @@ nlohmann::json tool_json(const ToolResult& t) {
   j["min_wall_seconds"] = t.min_wall_seconds;
   j["max_rss_mib"] = t.max_rss_mib;
   j["log_tail"] = t.log_tail;
+  if (!t.phases.empty()) {
+    nlohmann::json runs = nlohmann::json::array();
+    for (const PhaseSeconds& p : t.phases)
+      runs.push_back({{"read", p.read}, {"topology", p.topology}, {"mapping", p.mapping}});
+    j["phase_seconds"] = runs;
+  }
+  if (t.reported_hop_bytes >= 0.0) j["reported_hop_bytes"] = t.reported_hop_bytes;
   if (t.ok()) {
     j["cost"] = cost_json(t.cost);
     j["max_load"] = t.max_load;
@@ -175,7 +347,8 @@ nlohmann::json tool_json(const ToolResult& t) {
 
 }  // namespace
 
-nlohmann::json to_json(const RunInfo& info, const std::vector<CaseResult>& results) {
+nlohmann::json to_json(const RunInfo& info, const std::vector<CaseResult>& results,
+                       const ThreadsResult* threads) {
   nlohmann::json run{
       {"treematch", info.treematch},
       {"scotch_gmap", info.scotch.empty() ? nlohmann::json(nullptr) : nlohmann::json(info.scotch)},
@@ -185,10 +358,16 @@ nlohmann::json to_json(const RunInfo& info, const std::vector<CaseResult>& resul
       {"threads", info.threads},
       {"repeat", info.repeat},
       {"rss_floor_mib", info.rss_floor_mib},
-      {"total_seconds", info.total_seconds}};
+      {"total_seconds", info.total_seconds},
+      {"scotch_max_processes", info.scotch_max_processes},
+      {"scotch_dense", info.scotch_dense},
+      {"bench_peak_rss_mib", info.bench_peak_rss_mib},
+      {"load_average_start", info.load_start},
+      {"load_average_end", info.load_end}};
   nlohmann::json cases = nlohmann::json::array();
   for (const CaseResult& c : results) {
     nlohmann::json j{{"case", c.name}};
+    if (!c.series.empty()) j["series"] = c.series;
     if (!c.error.empty()) j["error"] = c.error;
     j["matrix"] = c.matrix_origin;
     j["topology"] = c.topology_spec;
@@ -198,6 +377,7 @@ nlohmann::json to_json(const RunInfo& info, const std::vector<CaseResult>& resul
     j["leaves"] = c.leaves;
     if (c.error.empty()) {
       j["matrix_file_for_treematch"] = c.matrix_file;
+      j["write_seconds"] = c.write_seconds;
       j["scotch_target"] = c.scotch_target;
       j["scotch_edge_loads"] = {{"scale", c.scotch_weights.scale},
                                 {"exact", c.scotch_weights.exact},
@@ -215,7 +395,48 @@ nlohmann::json to_json(const RunInfo& info, const std::vector<CaseResult>& resul
     }
     cases.push_back(std::move(j));
   }
-  return nlohmann::json{{"run", run}, {"cases", cases}};
+  nlohmann::json out{{"run", run}, {"cases", cases}};
+  std::map<std::string, bool> series;
+  for (const CaseResult& c : results) {
+    if (!c.series.empty()) series[c.series] = true;
+  }
+  for (const auto& [name, present] : series) {
+    std::vector<double> nnz;
+    std::vector<double> wall;
+    std::vector<double> mapping;
+    for (const CaseResult& c : results) {
+      if (c.series != name || !c.error.empty() || !c.treematch.ok()) continue;
+      nnz.push_back(static_cast<double>(c.entries));
+      wall.push_back(c.treematch.min_wall_seconds);
+      mapping.push_back(c.treematch.fastest_phases().mapping);
+    }
+    const auto fit_json = [&](const std::vector<double>& y) {
+      const std::optional<PowerFit> fit = fit_power_law(nnz, y);
+      return fit ? nlohmann::json{{"exponent", fit->exponent},
+                                  {"coefficient", fit->coefficient},
+                                  {"points", fit->points}}
+                 : nlohmann::json(nullptr);
+    };
+    out["series"][name] = {{"wall_vs_nnz", fit_json(wall)}, {"mapping_vs_nnz", fit_json(mapping)}};
+  }
+  if (threads != nullptr) {
+    nlohmann::json t{{"case", threads->case_name}, {"repeat", threads->repeat}};
+    if (!threads->error.empty()) t["error"] = threads->error;
+    t["processes"] = threads->processes;
+    t["entries"] = threads->entries;
+    t["matrix_file_for_treematch"] = threads->matrix_file;
+    nlohmann::json runs = nlohmann::json::array();
+    for (const ThreadRun& count : threads->runs) {
+      nlohmann::json r = tool_json(count.tool);
+      r["threads"] = count.threads;
+      r["min_mapping_seconds"] = count.tool.min_mapping_seconds();
+      r["same_mapping_as_first"] = count.same_mapping;
+      runs.push_back(std::move(r));
+    }
+    t["runs"] = runs;
+    out["threads"] = t;
+  }
+  return out;
 }
 
 }  // namespace treematch::bench

@@ -1,6 +1,7 @@
 // What treematch-bench measured for each case, and how it is printed (tables) and saved (JSON).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,13 @@
 
 namespace treematch::bench {
 
+/// The phases treematch times itself (the "seconds" of its JSON report).
+struct PhaseSeconds {
+  double read = 0.0;      ///< reading the matrix
+  double topology = 0.0;  ///< reading / building the topology
+  double mapping = 0.0;   ///< treematch_map
+};
+
 /// One external mapper (treematch or Scotch) on one case, over --repeat runs.
 struct ToolResult {
   bool attempted = false;
@@ -19,11 +27,18 @@ struct ToolResult {
   double min_wall_seconds = 0.0;
   double max_rss_mib = 0.0;  ///< the largest peak RSS over the runs
   MappingCost cost;
-  Index max_load = 0;           ///< most processes on one leaf
-  Index overloaded_leaves = 0;  ///< leaves holding more than one process
-  bool varied = false;          ///< the runs did not all print the same mapping
-  std::string command;          ///< the command line of a run, for the record
-  std::string log_tail;         ///< the end of the command's stderr
+  Index max_load = 0;                ///< most processes on one leaf
+  Index overloaded_leaves = 0;       ///< leaves holding more than one process
+  bool varied = false;               ///< the runs did not all print the same mapping
+  std::string command;               ///< the command line of a run, for the record
+  std::string log_tail;              ///< the end of the command's stderr
+  std::vector<PhaseSeconds> phases;  ///< treematch: its own timings, one per run (as wall_seconds)
+  double reported_hop_bytes = -1.0;  ///< treematch: the hop-bytes its report gives (< 0: none)
+
+  /// The phases of the run with the smallest wall time (zeros when there are none).
+  [[nodiscard]] PhaseSeconds fastest_phases() const;
+  /// The smallest mapping phase over the runs (0 when there are none).
+  [[nodiscard]] double min_mapping_seconds() const;
 
   [[nodiscard]] bool ok() const { return attempted && failure.empty(); }
 };
@@ -40,12 +55,14 @@ struct BaselineResult {
 
 struct CaseResult {
   std::string name;
-  std::string error;  ///< the case could not be set up (missing data, bad topology, ...)
+  std::string series;  ///< CaseSpec::series
+  std::string error;   ///< the case could not be set up (missing data, bad topology, ...)
   std::string matrix_origin;
   std::string topology_spec;
   std::string topology_tleaf;  ///< Topology::to_tleaf() of what was read
   std::string scotch_target;   ///< the uniform tleaf given to Scotch
   std::string matrix_file;     ///< format of the file written for treematch ("dense .mat", "METIS")
+  double write_seconds = 0.0;  ///< writing the input files for treematch and Scotch
   Index processes = 0;
   long long entries = 0;  ///< stored non-zeros of the symmetric matrix (both directions)
   Index leaves = 0;
@@ -53,6 +70,24 @@ struct CaseResult {
   ToolResult treematch;
   ToolResult scotch;
   std::vector<BaselineResult> baselines;  ///< packed, round-robin, random, MPIPP.5
+};
+
+/// One thread count of the thread speedup measurement.
+struct ThreadRun {
+  int threads = 0;
+  ToolResult tool;           ///< its runs (phases included)
+  bool same_mapping = true;  ///< the mapping equals that of the first thread count
+};
+
+/// `treematch map --threads k` on one case for a few k, --format json, mapping phase timed.
+struct ThreadsResult {
+  std::string case_name;
+  std::string error;  ///< the case could not be set up
+  Index processes = 0;
+  long long entries = 0;
+  std::string matrix_file;
+  int repeat = 1;
+  std::vector<ThreadRun> runs;
 };
 
 /// Settings and environment of the run, printed above the table and saved in the JSON.
@@ -66,7 +101,22 @@ struct RunInfo {
   int repeat = 1;
   double rss_floor_mib = 0.0;  ///< ru_maxrss reported for /bin/true launched the same way
   double total_seconds = 0.0;
+  Index scotch_max_processes = 0;
+  bool scotch_dense = false;
+  double bench_peak_rss_mib = 0.0;  ///< this benchmark process's own ru_maxrss at the end
+  std::string load_start;  ///< /proc/loadavg's 1, 5 and 15 minute averages when the run began
+  std::string load_end;    ///< ... and when it ended (other work on the machine skews timings)
 };
+
+/// t = a x nnz^exponent fitted by least squares on (log nnz, log t).
+struct PowerFit {
+  double exponent = 0.0;
+  double coefficient = 0.0;  ///< a
+  int points = 0;
+};
+
+/// The fit over the points with x > 0 and y > 0; nullopt with fewer than two distinct x.
+std::optional<PowerFit> fit_power_law(const std::vector<double>& x, const std::vector<double>& y);
 
 /// The main table: one row per case with hop-bytes, wall times, peak RSS and Scotch's max load,
 /// followed by numbered notes for failures.
@@ -75,7 +125,18 @@ std::string render_table(const std::vector<CaseResult>& results);
 /// The same mappings' link-cost-weighted costs on each case's own topology.
 std::string render_weighted_table(const std::vector<CaseResult>& results);
 
-/// Everything, for --json.
-nlohmann::json to_json(const RunInfo& info, const std::vector<CaseResult>& results);
+/// Which file each case's matrix went to treematch in, one line per format.
+std::string render_input_files(const std::vector<CaseResult>& results);
+
+/// The cases of `series` that treematch mapped: time per entry and the fitted exponents of the
+/// whole command's wall time and of the mapping phase against nnz. "" when the series has no case.
+std::string render_series(const std::vector<CaseResult>& results, const std::string& series);
+
+/// The thread speedup table and the mapping-phase ratio of the first thread count to the others.
+std::string render_threads(const ThreadsResult& threads);
+
+/// Everything, for --json (`threads` may be null).
+nlohmann::json to_json(const RunInfo& info, const std::vector<CaseResult>& results,
+                       const ThreadsResult* threads);
 
 }  // namespace treematch::bench

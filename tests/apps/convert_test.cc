@@ -1,5 +1,4 @@
-// End-to-end tests of `treematch convert` and `treematch generate`: round trips, metrics, bad
-// input.
+// End-to-end tests of `treematch convert` and `generate`: round trips, metrics, bad input.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,0 +1,847 @@
+// `treematch batch`: expands the inputs into patterns, maps each like `map`, writes a summary.
+#include "apps/batch_command.h"
+
+#include <hdf5.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cerrno>
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <set>
+#include <stdexcept>
+#include <utility>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "io/atomic_file.h"
+#include "io/cores_list.h"
+#include "io/input_error.h"
+#include "io/matrix_hdf5.h"
+#include "io/topology_reader.h"
+#include "src/distributed/batch_scheduler.h"
+
+namespace treematch::apps {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+using json = nlohmann::ordered_json;  // the summary keeps its column order
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+std::string lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+bool ends_with(const std::string& text, const std::string& suffix) {
+  return text.size() >= suffix.size() &&
+         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+/// The message of `e` on one line.
+std::string one_line(const std::string& text) {
+  std::string line = text;
+  std::replace(line.begin(), line.end(), '\n', ' ');
+  std::replace(line.begin(), line.end(), '\r', ' ');
+  return line;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Patterns: what the inputs expand to.
+
+/// One matrix to map.
+struct Pattern {
+  std::string name;         ///< unique, safe for a file name (set once every input is expanded)
+  std::string path;         ///< the file
+  std::string object;       ///< HDF5 object inside `path`; empty = the file as `map -m` reads it
+  std::uint64_t bytes = 0;  ///< size of the file (or of the object's storage): largest go first
+  std::string error;        ///< found while expanding: the pattern fails without being read
+
+  [[nodiscard]] std::string source() const { return object.empty() ? path : path + ":" + object; }
+};
+
+json to_json(const Pattern& p) {
+  return json{{"name", p.name},
+              {"path", p.path},
+              {"object", p.object},
+              {"bytes", p.bytes},
+              {"error", p.error}};
+}
+
+Pattern pattern_from_json(const json& j) {
+  return Pattern{j.at("name").get<std::string>(), j.at("path").get<std::string>(),
+                 j.at("object").get<std::string>(), j.at("bytes").get<std::uint64_t>(),
+                 j.at("error").get<std::string>()};
+}
+
+/// The file extensions a directory is scanned for (compared in lower case).
+constexpr std::array<const char*, 7> kMatrixExtensions = {".mat",   ".csv", ".graph", ".metis",
+                                                          ".aphid", ".h5",  ".hdf5"};
+
+bool has_matrix_extension(const fs::path& path) {
+  const std::string extension = lower(path.extension().string());
+  return std::find(kMatrixExtensions.begin(), kMatrixExtensions.end(), extension) !=
+         kMatrixExtensions.end();
+}
+
+bool is_hdf5_name(const std::string& path) {
+  const std::string extension = lower(fs::path(path).extension().string());
+  return extension == ".h5" || extension == ".hdf5";
+}
+
+/// "X.count.csv" beside "X.size.csv": the same MapLib pattern (its other metric), not another one.
+bool is_count_of_a_size_pair(const fs::path& path) {
+  const std::string name = path.filename().string();
+  if (!ends_with(lower(name), ".count.csv")) return false;
+  const std::string stem = name.substr(0, name.size() - 10);
+  std::error_code ec;
+  return fs::exists(path.parent_path() / (stem + ".size.csv"), ec) ||
+         fs::exists(path.parent_path() / (stem + ".SIZE.CSV"), ec);
+}
+
+std::uint64_t file_bytes(const std::string& path) {
+  std::error_code ec;
+  const std::uintmax_t size = fs::file_size(path, ec);
+  return ec ? 0 : static_cast<std::uint64_t>(size);
+}
+
+// --- HDF5 files holding several matrices ------------------------------------------------------
+
+/// Owns one HDF5 identifier; closes it with the matching H5?close; never throws.
+class Hdf5Id {
+ public:
+  using Closer = herr_t (*)(hid_t);
+  Hdf5Id(hid_t id, Closer closer, const std::string& call) : id_(id), closer_(closer) {
+    if (id_ < 0) throw std::runtime_error(call + " failed");
+  }
+  ~Hdf5Id() {
+    if (id_ >= 0) static_cast<void>(closer_(id_));
+  }
+  Hdf5Id(const Hdf5Id&) = delete;
+  Hdf5Id& operator=(const Hdf5Id&) = delete;
+  [[nodiscard]] hid_t get() const { return id_; }
+
+ private:
+  hid_t id_;
+  Closer closer_;
+};
+
+/// Silences HDF5's error stack printing for its lifetime (a failure becomes our exception).
+class QuietHdf5 {
+ public:
+  QuietHdf5() {
+    if (H5Eget_auto2(H5E_DEFAULT, &function_, &data_) < 0) function_ = nullptr;
+    static_cast<void>(H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr));
+  }
+  ~QuietHdf5() { static_cast<void>(H5Eset_auto2(H5E_DEFAULT, function_, data_)); }
+  QuietHdf5(const QuietHdf5&) = delete;
+  QuietHdf5& operator=(const QuietHdf5&) = delete;
+
+ private:
+  H5E_auto2_t function_ = nullptr;
+  void* data_ = nullptr;
+};
+
+void check_hdf5(herr_t code, const std::string& call) {
+  if (code < 0) throw std::runtime_error(call + " failed");
+}
+
+bool has_link(hid_t group, const char* name, const std::string& where) {
+  const htri_t exists = H5Lexists(group, name, H5P_DEFAULT);
+  if (exists < 0) throw std::runtime_error("H5Lexists(" + where + "/" + name + ") failed");
+  return exists > 0;
+}
+
+std::uint64_t storage_bytes(hid_t location, const char* dataset, const std::string& where) {
+  const Hdf5Id id(H5Dopen2(location, dataset, H5P_DEFAULT), H5Dclose,
+                  "H5Dopen2(" + where + "/" + dataset + ")");
+  return static_cast<std::uint64_t>(H5Dget_storage_size(id.get()));
+}
+
+struct Hdf5Matrix {
+  std::string object;
+  std::uint64_t bytes = 0;
+};
+
+constexpr int kMaxHdf5Depth = 64;  ///< guards against hard-link cycles
+
+/// Appends the matrix objects at or under `name`: a square 2-D dataset, or a group holding data,
+/// indices and indptr (scipy CSR; not entered). Groups are walked by link name, hard links only.
+void find_hdf5_matrices(hid_t file, const std::string& name, int depth,
+                        std::vector<Hdf5Matrix>& found) {
+  const Hdf5Id object(H5Oopen(file, name.c_str(), H5P_DEFAULT), H5Oclose, "H5Oopen(" + name + ")");
+  const H5I_type_t type = H5Iget_type(object.get());
+  if (type == H5I_DATASET) {
+    const Hdf5Id space(H5Dget_space(object.get()), H5Sclose, "H5Dget_space(" + name + ")");
+    const int rank = H5Sget_simple_extent_ndims(space.get());
+    if (rank < 0) throw std::runtime_error("H5Sget_simple_extent_ndims(" + name + ") failed");
+    if (rank != 2) return;
+    std::array<hsize_t, 2> dims{};
+    check_hdf5(H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr),
+               "H5Sget_simple_extent_dims(" + name + ")");
+    if (dims[0] == dims[1]) {
+      found.push_back({name, static_cast<std::uint64_t>(H5Dget_storage_size(object.get()))});
+    }
+    return;
+  }
+  if (type != H5I_GROUP) return;  // a named datatype
+  if (has_link(object.get(), "data", name) && has_link(object.get(), "indices", name) &&
+      has_link(object.get(), "indptr", name)) {
+    found.push_back({name, storage_bytes(object.get(), "data", name) +
+                               storage_bytes(object.get(), "indices", name)});
+    return;
+  }
+  if (depth >= kMaxHdf5Depth) {
+    throw std::runtime_error(name + ": groups nested deeper than " + std::to_string(kMaxHdf5Depth) +
+                             " (a cycle of hard links?)");
+  }
+  H5G_info_t info;
+  check_hdf5(H5Gget_info(object.get(), &info), "H5Gget_info(" + name + ")");
+  for (hsize_t i = 0; i < info.nlinks; ++i) {
+    const ssize_t length = H5Lget_name_by_idx(object.get(), ".", H5_INDEX_NAME, H5_ITER_INC, i,
+                                              nullptr, 0, H5P_DEFAULT);
+    if (length < 0) throw std::runtime_error("H5Lget_name_by_idx(" + name + ") failed");
+    std::string child(static_cast<std::size_t>(length) + 1, '\0');
+    if (H5Lget_name_by_idx(object.get(), ".", H5_INDEX_NAME, H5_ITER_INC, i, child.data(),
+                           child.size(), H5P_DEFAULT) < 0) {
+      throw std::runtime_error("H5Lget_name_by_idx(" + name + ") failed");
+    }
+    child.resize(static_cast<std::size_t>(length));
+    H5L_info_t link;
+    check_hdf5(H5Lget_info(object.get(), child.c_str(), &link, H5P_DEFAULT),
+               "H5Lget_info(" + name + "/" + child + ")");
+    if (link.type != H5L_TYPE_HARD) continue;  // soft and external links may loop or leave
+    find_hdf5_matrices(file, name == "/" ? "/" + child : name + "/" + child, depth + 1, found);
+  }
+}
+
+/// The matrix objects of `path` at or under `object`, in name order. Throws std::runtime_error.
+std::vector<Hdf5Matrix> list_hdf5_matrices(const std::string& path, const std::string& object) {
+  const QuietHdf5 quiet;
+  const Hdf5Id file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose,
+                    "H5Fopen(" + path + ")");
+  std::vector<Hdf5Matrix> found;
+  find_hdf5_matrices(file.get(), object, 0, found);
+  return found;
+}
+
+// --- Expanding the command line ---------------------------------------------------------------
+
+class Expander {
+ public:
+  /// Expands one command-line input (file, directory, @list, HDF5 file or file.h5:/object).
+  void add_input(const std::string& input) {
+    if (!input.empty() && input[0] == '@') {
+      add_list(input);
+    } else {
+      add_entry(input, input, fs::path(input).filename().string());
+    }
+  }
+
+  std::vector<Pattern> take() { return std::move(patterns_); }
+
+ private:
+  /// `path` (already resolved), named from `label` (for a file, its file name).
+  void add_entry(const std::string& written, const std::string& path, const std::string& label) {
+    const auto [file, object] = split_object(path);
+    if (!object.empty()) {
+      add_hdf5(file, object, fs::path(file).filename().string(), /*whole_file=*/false);
+      return;
+    }
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) {
+      add_directory(written, path);
+    } else if (is_hdf5_name(path) && fs::is_regular_file(path, ec)) {
+      add_hdf5(path, "/", label, /*whole_file=*/true);
+    } else {
+      // A missing or unreadable file fails when it is read, with `map`'s message.
+      add(Pattern{label, path, "", file_bytes(path), ""});
+    }
+  }
+
+  /// "file.h5:/a/b" -> {"file.h5", "/a/b"} when file.h5 exists; otherwise {path, ""}.
+  static std::pair<std::string, std::string> split_object(const std::string& path) {
+    const std::string low = lower(path);
+    for (const char* suffix : {".h5:/", ".hdf5:/"}) {
+      const std::size_t at = low.find(suffix);
+      if (at == std::string::npos) continue;
+      const std::size_t colon = at + std::strlen(suffix) - 2;
+      std::error_code ec;
+      if (fs::is_regular_file(path.substr(0, colon), ec)) {
+        return {path.substr(0, colon), path.substr(colon + 1)};
+      }
+    }
+    return {path, ""};
+  }
+
+  void add_list(const std::string& input) {
+    const std::string list = input.substr(1);
+    std::ifstream in(list);
+    if (!in) {
+      fail(input, list + ": cannot open list: " + std::strerror(errno));
+      return;
+    }
+    const fs::path base = fs::path(list).parent_path();
+    std::string line;
+    std::size_t entries = 0;
+    while (std::getline(in, line)) {
+      const std::size_t first = line.find_first_not_of(" \t\r");
+      if (first == std::string::npos || line[first] == '#') continue;
+      const std::size_t last = line.find_last_not_of(" \t\r");
+      const std::string entry = line.substr(first, last - first + 1);
+      const fs::path path = fs::path(entry).is_absolute() ? fs::path(entry) : base / entry;
+      add_entry(entry, path.string(), fs::path(entry).filename().string());
+      ++entries;
+    }
+    if (in.bad()) fail(input, list + ": cannot read list: " + std::strerror(errno));
+    if (entries == 0) fail(input, list + ": lists no path (one path per line, # comments)");
+  }
+
+  /// Every matrix file under `dir`, recursively, sorted by path; named by the path inside `dir`.
+  void add_directory(const std::string& written, const std::string& dir) {
+    std::vector<fs::path> files;
+    std::error_code ec;
+    fs::recursive_directory_iterator it(dir, ec);
+    for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      std::error_code type_ec;
+      if (!it->is_regular_file(type_ec) || !has_matrix_extension(it->path())) continue;
+      if (is_count_of_a_size_pair(it->path())) continue;
+      files.push_back(it->path());
+    }
+    if (ec) {
+      fail(written, dir + ": cannot list directory: " + ec.message());
+      return;
+    }
+    if (files.empty()) {
+      fail(written, dir + ": no matrix file (.mat .csv .graph .metis .APHiD .h5 .hdf5) in it");
+      return;
+    }
+    std::sort(files.begin(), files.end(), [](const fs::path& a, const fs::path& b) {
+      return a.generic_string() < b.generic_string();
+    });
+    for (const fs::path& file : files) {
+      const std::string label = file.lexically_relative(dir).generic_string();
+      if (is_hdf5_name(file.string())) {
+        add_hdf5(file.string(), "/", label, /*whole_file=*/true);
+      } else {
+        add(Pattern{label, file.string(), "", file_bytes(file.string()), ""});
+      }
+    }
+  }
+
+  /// An HDF5 file: one pattern when it is a single matrix file for `map` (/matrix or /size at the
+  /// root), else one per matrix object at or under `object`.
+  void add_hdf5(const std::string& path, const std::string& object, const std::string& label,
+                bool whole_file) {
+    if (whole_file) {
+      try {
+        if (io::hdf5_has_object(path, "/matrix") || io::hdf5_has_object(path, "/size")) {
+          add(Pattern{label, path, "", file_bytes(path), ""});
+          return;
+        }
+      } catch (const std::exception&) {
+        // Not readable HDF5: `map`'s reader will say why.
+        add(Pattern{label, path, "", file_bytes(path), ""});
+        return;
+      }
+    }
+    std::vector<Hdf5Matrix> found;
+    try {
+      if (object != "/" && !io::hdf5_has_object(path, object)) {
+        fail(label, path + ": no object " + object + " in this HDF5 file");
+        return;
+      }
+      found = list_hdf5_matrices(path, object);
+    } catch (const std::exception& e) {
+      fail(label, path + ":" + object + ": cannot list the matrices: " + e.what());
+      return;
+    }
+    if (found.empty()) {
+      fail(label, path + ":" + object + ": no matrix (square 2-D dataset or CSR group) there");
+      return;
+    }
+    for (const Hdf5Matrix& matrix : found) {
+      add(Pattern{label + ":" + matrix.object, path, matrix.object, matrix.bytes, ""});
+    }
+  }
+
+  void add(Pattern pattern) { patterns_.push_back(std::move(pattern)); }
+  void fail(const std::string& label, const std::string& error) {
+    add(Pattern{label, label, "", 0, one_line(error)});
+  }
+
+  std::vector<Pattern> patterns_;
+};
+
+/// `label` with every run of characters other than [A-Za-z0-9._+-] replaced by one '_', leading
+/// '.', '_' and '-' dropped ("../a/b.mat" -> "a_b.mat", "m.h5:/g/x" -> "m.h5_g_x").
+std::string safe_name(const std::string& label) {
+  std::string name;
+  bool replaced = false;
+  for (const char c : label) {
+    const bool keep = std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '.' || c == '_' ||
+                      c == '+' || c == '-';
+    if (keep) {
+      name.push_back(c);
+    } else if (!replaced) {
+      name.push_back('_');
+    }
+    replaced = !keep;
+  }
+  const std::size_t first = name.find_first_not_of("._-");
+  name = first == std::string::npos ? std::string() : name.substr(first);
+  return name.empty() ? "pattern" : name;
+}
+
+/// Safe, unique names in input order: the second "a.mat" becomes "a.mat-2" (compared without case,
+/// for case-insensitive file systems; "summary" is taken by the summary files).
+void assign_names(std::vector<Pattern>& patterns) {
+  std::set<std::string> taken{"summary"};
+  for (Pattern& pattern : patterns) {
+    const std::string base = safe_name(pattern.name);
+    std::string name = base;
+    for (int k = 2; taken.count(lower(name)) > 0; ++k) name = base + "-" + std::to_string(k);
+    taken.insert(lower(name));
+    pattern.name = name;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Mapping one pattern.
+
+const char* extension_of(io::OutputFormat format) {
+  switch (format) {
+    case io::OutputFormat::kPerm:
+      return "perm";
+    case io::OutputFormat::kRankfile:
+      return "rankfile";
+    case io::OutputFormat::kSlurm:
+      return "slurm";
+    case io::OutputFormat::kHydra:
+      return "hydra";
+    case io::OutputFormat::kJson:
+      return "json";
+  }
+  return "out";
+}
+
+/// The topology and usable leaves of the options (what load_inputs does besides the matrix).
+struct Placement {
+  Topology topology;
+  std::vector<Index> allowed_leaves;
+};
+
+Placement load_placement(const InputOptions& options) {
+  Placement placement;
+  placement.topology = io::read_topology(options.topology);
+  if (options.node_size > 0) {
+    try {
+      placement.topology = placement.topology.with_machine_size(options.node_size);
+    } catch (const std::invalid_argument& e) {
+      throw io::InputError("--node-size", e.what());
+    }
+  }
+  if (!options.cores.empty()) {
+    const bool physical = io::parse_numbering(options.numbering) == io::Numbering::kPhysical;
+    for (Index id :
+         io::parse_cores_list(options.cores, physical ? std::numeric_limits<Index>::max()
+                                                      : placement.topology.leaf_count())) {
+      const Index leaf = physical ? placement.topology.leaf_of_os_index(id) : id;
+      if (leaf < 0) {
+        throw io::InputError(options.cores, "--cores names OS index " + std::to_string(id) +
+                                                " but the topology has no leaf with that index");
+      }
+      placement.allowed_leaves.push_back(leaf);
+    }
+    std::sort(placement.allowed_leaves.begin(), placement.allowed_leaves.end());
+  }
+  return placement;
+}
+
+/// Inputs for one matrix object of an HDF5 file (load_inputs reads whole files only).
+Inputs load_object_inputs(const InputOptions& options, const Pattern& pattern) {
+  const std::string source = pattern.source();
+  if (io::parse_metric(options.metric) != io::Metric::kSize) {
+    throw io::InputError(source, "an HDF5 matrix object carries a single metric (size); --metric " +
+                                     options.metric +
+                                     " needs a file with /size and /msg, given as a whole");
+  }
+  Inputs inputs;
+  inputs.numbering = io::parse_numbering(options.numbering);
+  auto start = Clock::now();
+  kernels::Csr rows = io::read_hdf5_matrix_rows(pattern.path, pattern.object);
+  inputs.graph = CommGraph::from_directed_rows(rows.n, std::move(rows.offsets),
+                                               std::move(rows.targets), std::move(rows.weights));
+  inputs.read_seconds = seconds_since(start);
+  start = Clock::now();
+  Placement placement = load_placement(options);
+  inputs.topology = std::move(placement.topology);
+  inputs.allowed_leaves = std::move(placement.allowed_leaves);
+  inputs.topology_seconds = seconds_since(start);
+  const Index leaves = inputs.allowed_leaves.empty()
+                           ? inputs.topology.leaf_count()
+                           : static_cast<Index>(inputs.allowed_leaves.size());
+  const auto slots = static_cast<long long>(leaves) * options.oversubscribe;
+  if (inputs.graph.size() > slots) {
+    throw io::InputError(source, std::to_string(inputs.graph.size()) +
+                                     " processes but the topology offers " + std::to_string(slots) +
+                                     " slots; use --oversubscribe N to allow N processes per leaf");
+  }
+  return inputs;
+}
+
+/// The summary columns holding costs: JSON/CSV prefix and the CostRow name.
+constexpr std::array<std::pair<const char*, const char*>, 4> kCostColumns = {{
+    {"treematch", "treematch"},
+    {"packed", "packed"},
+    {"round_robin", "round-robin"},
+    {"random", "random"},
+}};
+
+/// Every summary column, in order.
+std::vector<std::string> summary_columns() {
+  std::vector<std::string> columns{"name", "path", "p", "nnz"};
+  for (const auto& [prefix, row] : kCostColumns) {
+    columns.push_back(std::string(prefix) + "_hop_bytes");
+    columns.push_back(std::string(prefix) + "_weighted");
+  }
+  for (const char* column : {"seconds", "status", "error"}) columns.emplace_back(column);
+  return columns;
+}
+
+/// Maps one pattern; never throws for a bad pattern. The summary record, plus "output": the text
+/// of the mapping file when ok.
+json map_pattern(const BatchOptions& options, const io::OutputOptions& output,
+                 const Pattern& pattern) {
+  const auto start = Clock::now();
+  json row;
+  for (const std::string& column : summary_columns()) row[column] = nullptr;
+  row["name"] = pattern.name;
+  row["path"] = pattern.source();
+  row["status"] = "failed";
+  try {
+    if (!pattern.error.empty()) throw std::runtime_error(pattern.error);
+    MapOptions map = options.map;
+    map.input.matrix = pattern.source();
+    const Inputs inputs =
+        pattern.object.empty() ? load_inputs(map.input) : load_object_inputs(map.input, pattern);
+    row["p"] = inputs.graph.size();
+    row["nnz"] = inputs.graph.nnz();
+    const Context ctx = map_context(map, inputs);
+    const MapOutcome outcome = compute_mapping(map, inputs, ctx, Baselines::kCheap);
+    for (const auto& [prefix, name] : kCostColumns) {
+      const auto found = std::find_if(outcome.rows.begin(), outcome.rows.end(),
+                                      [name = name](const CostRow& r) { return r.name == name; });
+      if (found == outcome.rows.end()) continue;
+      row[std::string(prefix) + "_hop_bytes"] = found->cost.hop_bytes;
+      row[std::string(prefix) + "_weighted"] = found->cost.weighted;
+    }
+    row["output"] =
+        io::render_mapping(outcome.result.mapping, inputs.topology, output, outcome.report);
+    row["status"] = "ok";
+  } catch (const std::bad_alloc&) {
+    row["error"] = "out of memory";
+  } catch (const std::exception& e) {
+    row["error"] = one_line(e.what());
+  }
+  row["seconds"] = seconds_since(start);
+  return row;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Summary and resume.
+
+/// What makes two runs' results interchangeable: everything but the inputs and --threads.
+json settings_of(const BatchOptions& options) {
+  const MapOptions& m = options.map;
+  return json{{"topology", m.input.topology},
+              {"metric", m.input.metric},
+              {"numbering", m.input.numbering},
+              {"cores", m.input.cores},
+              {"oversubscribe", m.input.oversubscribe},
+              {"node_size", m.input.node_size},
+              {"format", m.format},
+              {"hosts", m.hosts},
+              {"seed", m.seed}};
+}
+
+std::string csv_field(const json& value) {
+  if (value.is_null()) return "";
+  if (value.is_number_float()) return fmt::format("{}", value.get<double>());
+  if (!value.is_string()) return value.dump();
+  const std::string text = value.get<std::string>();
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (const char c : text) {
+    if (c == '"') quoted.push_back('"');
+    quoted.push_back(c);
+  }
+  return quoted + "\"";
+}
+
+std::string summary_csv(const std::vector<json>& rows) {
+  const std::vector<std::string> columns = summary_columns();
+  std::string text;
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    if (c > 0) text += ',';
+    text += columns[c];
+  }
+  text += '\n';
+  for (const json& row : rows) {
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      if (c > 0) text += ',';
+      text += csv_field(row.value(columns[c], json()));
+    }
+    text += '\n';
+  }
+  return text;
+}
+
+/// The rows of DIR/summary.json that --resume may keep, by name; throws InputError when the file
+/// exists but cannot be used.
+std::vector<json> resumable_rows(const BatchOptions& options, const fs::path& summary) {
+  std::error_code ec;
+  if (!fs::exists(summary, ec)) return {};
+  std::ifstream in(summary);
+  json old;
+  try {
+    in >> old;
+  } catch (const json::exception& e) {
+    throw io::InputError(summary.string(), std::string("cannot parse (") + e.what() +
+                                               "); remove it or drop --resume");
+  }
+  if (!old.is_object() || !old.contains("settings") || !old.contains("patterns")) {
+    throw io::InputError(summary.string(),
+                         "not a treematch batch summary; remove it or drop --resume");
+  }
+  const json now = settings_of(options);
+  for (const auto& [key, value] : now.items()) {
+    if (old["settings"].value(key, json()) != value) {
+      throw io::InputError(
+          "--resume", fmt::format("{} was written with {} {}, not {}; use another "
+                                  "--out or drop --resume",
+                                  summary.string(), key, old["settings"].value(key, json()).dump(),
+                                  value.dump()));
+    }
+  }
+  return old["patterns"].get<std::vector<json>>();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The run.
+
+/// What rank 0 decided before the work starts.
+struct Plan {
+  std::vector<Pattern> patterns;  ///< every pattern, input order
+  std::vector<json> rows;         ///< per pattern: the kept summary row (--resume), or null
+};
+
+Plan make_plan(const BatchOptions& options) {
+  if (options.map.input.topology == "allocation") {
+    // load_inputs gathers the allocation collectively, but a pattern is loaded by one rank alone.
+    throw io::InputError("--topology",
+                         "'allocation' (the nodes of this job) does not work with batch, which "
+                         "maps for other jobs: give a tleaf, hwloc synthetic string or XML");
+  }
+  map_output_options(options.map);  // validates --format, --numbering
+  io::parse_metric(options.map.input.metric);
+  load_placement(options.map.input);  // --topology, --node-size, --cores: wrong for all or none
+  if (options.inputs.empty()) throw io::InputError("batch", "no input to map");
+  std::error_code ec;
+  fs::create_directories(options.out, ec);
+  if (ec || !fs::is_directory(options.out)) {
+    throw io::InputError("--out", options.out + ": cannot create the output directory" +
+                                      (ec ? ": " + ec.message() : ""));
+  }
+
+  Expander expander;
+  for (const std::string& input : options.inputs) expander.add_input(input);
+  Plan plan;
+  plan.patterns = expander.take();
+  assign_names(plan.patterns);
+  plan.rows.assign(plan.patterns.size(), json());
+  if (!options.resume) return plan;
+
+  const std::string extension = extension_of(io::parse_output_format(options.map.format));
+  const std::vector<json> old = resumable_rows(options, fs::path(options.out) / "summary.json");
+  for (std::size_t i = 0; i < plan.patterns.size(); ++i) {
+    const Pattern& p = plan.patterns[i];
+    const auto found = std::find_if(old.begin(), old.end(), [&](const json& row) {
+      return row.value("name", "") == p.name && row.value("path", "") == p.source() &&
+             row.value("status", "") == "ok";
+    });
+    if (found == old.end()) continue;
+    if (!fs::is_regular_file(fs::path(options.out) / (p.name + "." + extension), ec)) continue;
+    plan.rows[i] = *found;
+  }
+  return plan;
+}
+
+/// Runs make_plan on rank 0 and gives every rank the patterns to map (indexes into the plan), or
+/// the same exception.
+Plan share_plan(const BatchOptions& options, MPI_Comm comm, std::vector<std::size_t>& todo) {
+  const bool root = distributed::rank_of(comm) == 0;
+  Plan plan;
+  std::string message;
+  std::exception_ptr failure;
+  if (root) {
+    json shared;
+    try {
+      plan = make_plan(options);
+      shared["patterns"] = json::array();
+      for (std::size_t i = 0; i < plan.patterns.size(); ++i) {
+        if (!plan.rows[i].is_null()) continue;
+        shared["patterns"].push_back(to_json(plan.patterns[i]));
+        shared["index"].push_back(i);
+      }
+    } catch (const io::InputError& e) {
+      failure = std::current_exception();
+      shared = json{{"input_error", e.what()}};
+    } catch (const std::exception& e) {
+      failure = std::current_exception();
+      shared = json{{"error", e.what()}};
+    }
+    message = shared.dump();
+  }
+  distributed::broadcast_string(comm, message);
+  if (failure) std::rethrow_exception(failure);
+  const json shared = json::parse(message);
+  if (shared.contains("input_error")) {
+    // Rebuild the same one-line message: InputError(source, problem) is "source: problem".
+    const std::string what = shared["input_error"].get<std::string>();
+    const std::size_t colon = what.find(": ");
+    if (colon == std::string::npos) throw io::InputError("batch", what);
+    throw io::InputError(what.substr(0, colon), what.substr(colon + 2));
+  }
+  if (shared.contains("error")) throw std::runtime_error(shared["error"].get<std::string>());
+  std::vector<Pattern> to_map;
+  for (const json& p : shared["patterns"]) to_map.push_back(pattern_from_json(p));
+  todo.clear();
+  if (shared.contains("index")) todo = shared["index"].get<std::vector<std::size_t>>();
+  if (!root) {
+    // Workers only need the patterns they may be handed, at the same task indexes.
+    plan.patterns = std::move(to_map);
+    todo.resize(plan.patterns.size());
+    for (std::size_t t = 0; t < todo.size(); ++t) todo[t] = t;
+  }
+  return plan;
+}
+
+}  // namespace
+
+CLI::App* add_batch_command(CLI::App& app, BatchOptions& options) {
+  CLI::App* batch = app.add_subcommand(
+      "batch", "map many matrices onto one topology (spread over the ranks under mpirun)");
+  add_input_options(*batch, options.map.input);
+  batch->remove_option(batch->get_option("--matrix"));
+  if (CLI::Option* network = batch->get_option_no_throw("--network")) {
+    batch->remove_option(network);  // only with --topology allocation, which batch refuses
+  }
+  batch->get_option("--topology")
+      ->required()
+      ->description("hwloc XML, tleaf file or string, or hwloc synthetic string");
+  batch
+      ->add_option("inputs", options.inputs,
+                   "matrix files, directories (recursively), @list files (one path per line, "
+                   "relative to the list), HDF5 files or file.h5:/group (every matrix in it)")
+      ->required();
+  batch->add_option("--out,-o", options.out, "output directory: <name>.<format>, summary.csv/json")
+      ->required();
+  batch->add_option("--format,-f", options.map.format, "perm | rankfile | slurm | hydra | json")
+      ->capture_default_str();
+  batch->add_option("--hosts", options.map.hosts, "host names of the machines: a,b,c or a file");
+  batch->add_option("--seed", options.map.seed, "seed of the random baseline")
+      ->capture_default_str();
+  batch->add_flag("--resume", options.resume,
+                  "skip the patterns that DIR/summary.json lists as ok and whose output exists");
+  batch->add_flag("-q,--quiet{false}", options.progress, "no progress line per finished pattern");
+  return batch;
+}
+
+int run_batch(const BatchOptions& options, MPI_Comm comm) {
+  const bool root = distributed::rank_of(comm) == 0;
+  std::vector<std::size_t> todo;
+  Plan plan = share_plan(options, comm, todo);
+  if (comm != MPI_COMM_NULL) {
+    // HDF5 registers itself with MPI when it starts: do it here, on the main thread, before a
+    // task (on the root's helper thread) may open a file.
+    if (H5open() < 0) throw std::runtime_error("H5open failed");
+  }
+  const io::OutputOptions output = map_output_options(options.map);
+  const std::string extension = extension_of(output.format);
+
+  const std::size_t total = plan.patterns.size();
+  std::size_t finished = 0;
+  const auto progress = [&](const std::string& name, const std::string& what) {
+    ++finished;
+    if (options.progress) std::cerr << fmt::format("[{}/{}] {}: {}\n", finished, total, name, what);
+  };
+  if (root) {
+    for (std::size_t i = 0; i < total; ++i) {
+      if (!plan.rows[i].is_null()) progress(plan.patterns[i].name, "skipped (done)");
+    }
+  }
+
+  std::vector<std::uint64_t> sizes;
+  for (const std::size_t i : todo) sizes.push_back(plan.patterns[i].bytes);
+  const auto task = [&](std::size_t t) {
+    return map_pattern(options, output, plan.patterns[todo[t]]).dump();
+  };
+  const auto on_result = [&](std::size_t t, std::string text) {
+    const std::size_t i = todo[t];
+    json row = json::parse(text);
+    const fs::path file = fs::path(options.out) / (plan.patterns[i].name + "." + extension);
+    if (row["status"] == "ok") {
+      try {
+        io::write_file_atomically(file.string(), row["output"].get<std::string>());
+      } catch (const std::exception& e) {
+        row["status"] = "failed";
+        row["error"] = one_line(e.what());
+      }
+    }
+    row.erase("output");
+    if (row["status"] == "ok") {
+      progress(plan.patterns[i].name, fmt::format("ok {:.2f} s", row["seconds"].get<double>()));
+    } else {
+      std::error_code ignored;
+      fs::remove(file, ignored);  // no stale mapping beside a failed record
+      progress(plan.patterns[i].name, "FAILED: " + row["error"].get<std::string>());
+    }
+    plan.rows[i] = std::move(row);
+  };
+  distributed::run_tasks(comm, sizes, task, on_result);
+
+  int code = 0;
+  if (root) {
+    json summary{{"settings", settings_of(options)}, {"patterns", plan.rows}};
+    io::write_file_atomically((fs::path(options.out) / "summary.json").string(),
+                              summary.dump(2) + "\n");
+    io::write_file_atomically((fs::path(options.out) / "summary.csv").string(),
+                              summary_csv(plan.rows));
+    const std::size_t failed = static_cast<std::size_t>(
+        std::count_if(plan.rows.begin(), plan.rows.end(),
+                      [](const json& row) { return row.value("status", "") != "ok"; }));
+    if (options.progress) {
+      std::cerr << fmt::format("treematch batch: {} patterns, {} ok, {} failed; summary in {}\n",
+                               total, total - failed, failed,
+                               (fs::path(options.out) / "summary.csv").string());
+    }
+    code = failed > 0 ? 1 : 0;
+  }
+  return distributed::broadcast_int(comm, code);
+}
+
+}  // namespace treematch::apps

@@ -1,0 +1,466 @@
+// The job's machines as one Topology: hwloc describes each node, MPI exchanges, then check, build.
+#include "src/distributed/allocation_topology.h"
+
+#include <hwloc.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <climits>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "io/hwloc_topology.h"
+#include "io/input_error.h"
+#include "src/distributed/mpi_environment.h"
+
+namespace treematch::distributed {
+namespace {
+
+// ---- node descriptions ---------------------------------------------------------------------
+
+/// "0-7,16-23": OS indexes in leaf order, consecutive runs compressed.
+std::string os_list(const std::vector<Index>& os) {
+  std::string text;
+  for (std::size_t i = 0; i < os.size();) {
+    std::size_t j = i;
+    while (j + 1 < os.size() && os[j + 1] == os[j] + 1) ++j;
+    if (!text.empty()) text += ',';
+    text += std::to_string(os[i]);
+    if (j > i) text += '-' + std::to_string(os[j]);
+    i = j + 1;
+  }
+  return text;
+}
+
+bool same_shape(const Topology& a, const Topology& b) {
+  if (a.depth() != b.depth()) return false;
+  for (int d = 0; d < a.depth(); ++d) {
+    if (a.levels()[static_cast<std::size_t>(d)].arity !=
+        b.levels()[static_cast<std::size_t>(d)].arity) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool same_node(const NodeDescription& a, const NodeDescription& b) {
+  return same_shape(a.topology, b.topology) &&
+         a.topology.leaf_os_indexes() == b.topology.leaf_os_indexes();
+}
+
+// ---- serialisation of a node description (or of the error that prevented one) --------------
+
+enum class Record : std::int64_t { kNode = 1, kError = 2 };
+
+class Writer {
+ public:
+  void integer(std::int64_t value) {
+    const auto* bytes = reinterpret_cast<const char*>(&value);
+    buffer_.insert(buffer_.end(), bytes, bytes + sizeof value);
+  }
+  void real(double value) {
+    std::int64_t bits = 0;
+    std::memcpy(&bits, &value, sizeof bits);
+    integer(bits);
+  }
+  void text(const std::string& value) {
+    integer(static_cast<std::int64_t>(value.size()));
+    buffer_.insert(buffer_.end(), value.begin(), value.end());
+  }
+  [[nodiscard]] std::vector<char> take() { return std::move(buffer_); }
+
+ private:
+  std::vector<char> buffer_;
+};
+
+class Reader {
+ public:
+  Reader(const char* data, std::size_t size) : data_(data), size_(size) {}
+  std::int64_t integer() {
+    need(sizeof(std::int64_t));
+    std::int64_t value = 0;
+    std::memcpy(&value, data_ + position_, sizeof value);
+    position_ += sizeof value;
+    return value;
+  }
+  double real() {
+    const std::int64_t bits = integer();
+    double value = 0;
+    std::memcpy(&value, &bits, sizeof value);
+    return value;
+  }
+  std::string text() {
+    const std::int64_t length = integer();
+    if (length < 0) throw std::runtime_error("allocation: corrupt node description");
+    need(static_cast<std::size_t>(length));
+    std::string value(data_ + position_, static_cast<std::size_t>(length));
+    position_ += static_cast<std::size_t>(length);
+    return value;
+  }
+
+ private:
+  void need(std::size_t bytes) const {
+    if (size_ - position_ < bytes) throw std::runtime_error("allocation: corrupt node description");
+  }
+  const char* data_;
+  std::size_t size_;
+  std::size_t position_ = 0;
+};
+
+std::vector<char> serialise(const NodeDescription& node) {
+  Writer out;
+  out.integer(static_cast<std::int64_t>(Record::kNode));
+  out.text(node.host);
+  out.integer(node.topology.depth());
+  for (const TreeLevel& level : node.topology.levels()) {
+    out.integer(level.arity);
+    out.real(level.link_cost);
+    out.text(level.name);
+  }
+  out.integer(node.topology.leaf_count());
+  for (const Index os : node.topology.leaf_os_indexes()) out.integer(os);
+  return out.take();
+}
+
+std::vector<char> serialise_error(const std::string& message) {
+  Writer out;
+  out.integer(static_cast<std::int64_t>(Record::kError));
+  out.text(message);
+  return out.take();
+}
+
+Index checked(std::int64_t value) {
+  if (value < 0 || value > std::numeric_limits<Index>::max()) {
+    throw std::runtime_error("allocation: corrupt node description");
+  }
+  return static_cast<Index>(value);
+}
+
+/// A node description, or throws the error its node reported (the same text on every rank).
+NodeDescription deserialise(const char* data, std::size_t size) {
+  Reader in(data, size);
+  const std::int64_t record = in.integer();
+  if (record == static_cast<std::int64_t>(Record::kError)) throw std::runtime_error(in.text());
+  if (record != static_cast<std::int64_t>(Record::kNode)) {
+    throw std::runtime_error("allocation: corrupt node description");
+  }
+  NodeDescription node;
+  node.host = in.text();
+  const Index depth = checked(in.integer());
+  std::vector<TreeLevel> levels;
+  for (Index d = 0; d < depth; ++d) {
+    TreeLevel level;
+    level.arity = checked(in.integer());
+    level.link_cost = in.real();
+    level.name = in.text();
+    levels.push_back(std::move(level));
+  }
+  const Index leaves = checked(in.integer());
+  std::vector<Index> os;
+  os.reserve(static_cast<std::size_t>(leaves));
+  for (Index leaf = 0; leaf < leaves; ++leaf) os.push_back(checked(in.integer()));
+  node.topology = Topology(std::move(levels), std::move(os));
+  return node;
+}
+
+// ---- MPI helpers ----------------------------------------------------------------------------
+
+/// A communicator freed on destruction.
+class OwnedComm {
+ public:
+  OwnedComm() = default;
+  ~OwnedComm() {
+    if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);  // not checked: destructors do not throw
+  }
+  OwnedComm(const OwnedComm&) = delete;
+  OwnedComm& operator=(const OwnedComm&) = delete;
+  MPI_Comm* out() { return &comm_; }
+  [[nodiscard]] MPI_Comm get() const { return comm_; }
+
+ private:
+  MPI_Comm comm_ = MPI_COMM_NULL;
+};
+
+int checked_count(std::size_t bytes) {
+  if (bytes > static_cast<std::size_t>(INT_MAX)) {
+    throw std::runtime_error("allocation: a node description exceeds 2 GiB");
+  }
+  return static_cast<int>(bytes);
+}
+
+std::string host_name() {
+  std::array<char, 256> buffer{};
+  errno = 0;
+  if (gethostname(buffer.data(), buffer.size() - 1) != 0) {
+    throw std::system_error(errno, std::generic_category(), "gethostname failed");
+  }
+  return std::string(buffer.data());
+}
+
+// ---- hwloc handles for this_thread_pu -------------------------------------------------------
+
+struct HwlocTopologyDeleter {
+  void operator()(hwloc_topology* topology) const noexcept { hwloc_topology_destroy(topology); }
+};
+struct HwlocBitmapDeleter {
+  void operator()(hwloc_bitmap_s* bitmap) const noexcept { hwloc_bitmap_free(bitmap); }
+};
+using HwlocBitmap = std::unique_ptr<hwloc_bitmap_s, HwlocBitmapDeleter>;
+
+std::string hwloc_failed(const char* call) {
+  const int error = errno;
+  return std::string(call) + " failed" +
+         (error != 0 ? ": " + std::generic_category().message(error) : std::string());
+}
+
+HwlocBitmap new_bitmap() {
+  HwlocBitmap bitmap(hwloc_bitmap_alloc());
+  if (!bitmap) throw io::HwlocError("hwloc_bitmap_alloc failed");
+  return bitmap;
+}
+
+}  // namespace
+
+NetworkShape parse_network(const std::string& text) {
+  if (text.empty() || text == "flat") return {};
+  const auto colon = text.find(':');
+  const auto number = [&](const std::string& part) -> Index {
+    if (part.empty() || part.size() > 9 ||
+        part.find_first_not_of("0123456789") != std::string::npos) {
+      return 0;
+    }
+    return static_cast<Index>(std::stoi(part));
+  };
+  const Index switches = colon == std::string::npos ? 0 : number(text.substr(0, colon));
+  const Index per_switch = colon == std::string::npos ? 0 : number(text.substr(colon + 1));
+  if (switches < 1 || per_switch < 1) {
+    throw io::InputError("--network", "'" + text +
+                                          "' is not SWITCHES:NODES_PER_SWITCH (e.g. 128:16, both "
+                                          ">= 1) or 'flat'");
+  }
+  return NetworkShape{switches, per_switch};
+}
+
+void check_nodes_match(const std::vector<NodeDescription>& nodes) {
+  if (nodes.empty()) throw io::InputError("allocation", "no node described");
+  std::map<std::string, std::size_t> first_with_host;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const auto [it, inserted] = first_with_host.emplace(nodes[i].host, i);
+    if (!inserted) {
+      throw io::InputError("allocation", "nodes " + std::to_string(it->second) + " and " +
+                                             std::to_string(i) + " both report host name '" +
+                                             nodes[i].host + "'");
+    }
+  }
+  // The common description: the one most nodes share (ties: the earliest node's).
+  std::vector<std::size_t> votes(nodes.size(), 0);
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    for (std::size_t j = 0; j <= i; ++j) {
+      if (same_node(nodes[j], nodes[i])) {
+        ++votes[j];
+        break;
+      }
+    }
+  }
+  const auto common = static_cast<std::size_t>(
+      std::distance(votes.begin(), std::max_element(votes.begin(), votes.end())));
+  const NodeDescription& reference = nodes[common];
+  for (const NodeDescription& node : nodes) {
+    if (same_node(node, reference)) continue;
+    if (!same_shape(node.topology, reference.topology)) {
+      throw io::InputError("allocation", "node '" + node.host + "' has " + node.topology.shape() +
+                                             " cores, node '" + reference.host + "' " +
+                                             reference.topology.shape() +
+                                             " (the job must get the same cores on every node)");
+    }
+    throw io::InputError("allocation", "node '" + node.host + "' has cores " +
+                                           os_list(node.topology.leaf_os_indexes()) + ", node '" +
+                                           reference.host + "' cores " +
+                                           os_list(reference.topology.leaf_os_indexes()) +
+                                           " (the job must get the same cores on every node)");
+  }
+}
+
+AllocationTopology build_allocation_topology(const std::vector<NodeDescription>& nodes,
+                                             const NetworkShape& network) {
+  check_nodes_match(nodes);
+  const auto node_count = static_cast<Index>(nodes.size());
+  std::vector<TreeLevel> levels;
+  if (network.switches == 0) {
+    levels.push_back(TreeLevel{node_count, 1.0, "Node"});
+  } else {
+    const auto slots = static_cast<std::int64_t>(network.switches) * network.nodes_per_switch;
+    if (slots < node_count) {
+      throw io::InputError("--network", std::to_string(network.switches) + " switches x " +
+                                            std::to_string(network.nodes_per_switch) +
+                                            " nodes offer " + std::to_string(slots) +
+                                            " node slots but the job runs on " +
+                                            std::to_string(node_count) + " nodes");
+    }
+    levels.push_back(TreeLevel{network.switches, 1.0, "Switch"});
+    levels.push_back(TreeLevel{network.nodes_per_switch, 1.0, "Node"});
+  }
+  const int machine_level = static_cast<int>(levels.size());
+  const Topology& node = nodes.front().topology;
+  for (const TreeLevel& level : node.levels()) levels.push_back(level);
+
+  std::int64_t slots = 1;
+  for (int d = 0; d < machine_level; ++d) slots *= levels[static_cast<std::size_t>(d)].arity;
+  const std::vector<Index>& node_os = node.leaf_os_indexes();
+  const std::int64_t stride = *std::max_element(node_os.begin(), node_os.end()) + 1;
+  if (slots * stride > std::numeric_limits<Index>::max()) {
+    throw io::InputError("--network", std::to_string(slots) + " node slots of " +
+                                          std::to_string(node.leaf_count()) +
+                                          " cores exceed 2^31 - 1 leaves");
+  }
+  std::vector<Index> os;
+  os.reserve(static_cast<std::size_t>(slots) * node_os.size());
+  for (std::int64_t m = 0; m < slots; ++m) {
+    for (const Index local : node_os) os.push_back(static_cast<Index>(m * stride + local));
+  }
+
+  AllocationTopology allocation;
+  try {
+    allocation.topology =
+        Topology(std::move(levels), std::move(os), machine_level).with_machine_os_stride(static_cast<Index>(stride));
+  } catch (const std::invalid_argument& error) {
+    throw io::InputError("--network", error.what());
+  }
+  allocation.node = node;
+  allocation.nodes = node_count;
+  for (std::int64_t m = 0; m < slots; ++m) {
+    allocation.hosts.push_back(m < node_count ? nodes[static_cast<std::size_t>(m)].host
+                                              : "unused-slot-" + std::to_string(m));
+  }
+  if (slots > node_count) {
+    const Index used_leaves = node_count * node.leaf_count();
+    allocation.allowed_leaves.resize(static_cast<std::size_t>(used_leaves));
+    for (Index leaf = 0; leaf < used_leaves; ++leaf) {
+      allocation.allowed_leaves[static_cast<std::size_t>(leaf)] = leaf;
+    }
+  }
+  return allocation;
+}
+
+NodeDescription describe_this_node() {
+  NodeDescription node;
+  node.host = host_name();
+  // hwloc's default load keeps only the allowed PUs (no HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED):
+  // exactly the cores a batch system's cgroup gives this job on this node.
+  node.topology = io::read_this_machine();
+  return node;
+}
+
+AllocationTopology gather_allocation_topology(MPI_Comm comm, const NetworkShape& network) {
+  int rank = 0;
+  int size = 0;
+  check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+  OwnedComm node_comm;
+  check_mpi(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, node_comm.out()),
+            "MPI_Comm_split_type");
+  int node_rank = 0;
+  check_mpi(MPI_Comm_rank(node_comm.get(), &node_rank), "MPI_Comm_rank");
+
+  // Each rank learns the rank (in comm) of its node's leader, the lowest rank there (key = rank).
+  int leader = rank;
+  check_mpi(MPI_Bcast(&leader, 1, MPI_INT, 0, node_comm.get()), "MPI_Bcast");
+  std::vector<int> leader_of_rank(static_cast<std::size_t>(size));
+  check_mpi(MPI_Allgather(&leader, 1, MPI_INT, leader_of_rank.data(), 1, MPI_INT, comm),
+            "MPI_Allgather");
+
+  // Leaders describe their node (or the error that prevented it); every rank receives them all.
+  std::vector<char> mine;
+  if (node_rank == 0) {
+    try {
+      mine = serialise(describe_this_node());
+    } catch (const std::exception& error) {
+      std::string host = "?";
+      try {
+        host = host_name();
+      } catch (const std::exception&) {
+        // keep "?": the description error is the one to report
+      }
+      mine = serialise_error("allocation: node '" + host + "': " + error.what());
+    }
+  }
+  const int my_bytes = checked_count(mine.size());
+  std::vector<int> bytes(static_cast<std::size_t>(size));
+  check_mpi(MPI_Allgather(&my_bytes, 1, MPI_INT, bytes.data(), 1, MPI_INT, comm), "MPI_Allgather");
+  std::vector<int> displacements(static_cast<std::size_t>(size), 0);
+  std::int64_t total = 0;
+  for (std::size_t r = 0; r < bytes.size(); ++r) {
+    if (total > INT_MAX) throw std::runtime_error("allocation: node descriptions exceed 2 GiB");
+    displacements[r] = static_cast<int>(total);
+    total += bytes[r];
+  }
+  if (total > INT_MAX) throw std::runtime_error("allocation: node descriptions exceed 2 GiB");
+  std::vector<char> all(static_cast<std::size_t>(total));
+  check_mpi(MPI_Allgatherv(mine.data(), my_bytes, MPI_CHAR, all.data(), bytes.data(),
+                           displacements.data(), MPI_CHAR, comm),
+            "MPI_Allgatherv");
+
+  // Nodes in the order of their leaders' ranks; the same data, so the same result, on every rank.
+  std::vector<NodeDescription> nodes;
+  std::vector<Index> node_of_leader(static_cast<std::size_t>(size), -1);
+  for (int r = 0; r < size; ++r) {
+    if (leader_of_rank[static_cast<std::size_t>(r)] != r) continue;
+    node_of_leader[static_cast<std::size_t>(r)] = static_cast<Index>(nodes.size());
+    nodes.push_back(deserialise(all.data() + displacements[static_cast<std::size_t>(r)],
+                                static_cast<std::size_t>(bytes[static_cast<std::size_t>(r)])));
+  }
+  AllocationTopology allocation = build_allocation_topology(nodes, network);
+  allocation.node_of_rank.assign(static_cast<std::size_t>(size), 0);
+  for (std::size_t r = 0; r < leader_of_rank.size(); ++r) {
+    allocation.node_of_rank[r] = node_of_leader[static_cast<std::size_t>(leader_of_rank[r])];
+  }
+  return allocation;
+}
+
+AllocationTopology read_allocation_topology(const NetworkShape& network) {
+  int initialized = 0;
+  int finalized = 0;
+  check_mpi(MPI_Initialized(&initialized), "MPI_Initialized");
+  check_mpi(MPI_Finalized(&finalized), "MPI_Finalized");
+  if (initialized != 0 && finalized == 0)
+    return gather_allocation_topology(MPI_COMM_WORLD, network);
+  return build_allocation_topology({describe_this_node()}, network);
+}
+
+Index this_thread_pu() {
+  hwloc_topology_t raw = nullptr;
+  errno = 0;
+  if (hwloc_topology_init(&raw) != 0) throw io::HwlocError(hwloc_failed("hwloc_topology_init"));
+  const std::unique_ptr<hwloc_topology, HwlocTopologyDeleter> topology(raw);
+  errno = 0;
+  if (hwloc_topology_load(topology.get()) != 0) {
+    throw io::HwlocError(hwloc_failed("hwloc_topology_load"));
+  }
+  HwlocBitmap where = new_bitmap();
+  errno = 0;
+  if (hwloc_get_cpubind(topology.get(), where.get(), HWLOC_CPUBIND_THREAD) != 0) {
+    throw io::HwlocError(hwloc_failed("hwloc_get_cpubind"));
+  }
+  if (hwloc_bitmap_weight(where.get()) != 1) {
+    // Unbound or bound to several PUs: where the thread runs now.
+    errno = 0;
+    if (hwloc_get_last_cpu_location(topology.get(), where.get(), HWLOC_CPUBIND_THREAD) != 0) {
+      throw io::HwlocError(hwloc_failed("hwloc_get_last_cpu_location"));
+    }
+  }
+  const int pu = hwloc_bitmap_first(where.get());
+  if (pu < 0) throw io::HwlocError("hwloc_get_last_cpu_location returned an empty cpuset");
+  return static_cast<Index>(pu);
+}
+
+}  // namespace treematch::distributed

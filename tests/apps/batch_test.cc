@@ -1,0 +1,238 @@
+// End-to-end tests of `treematch batch` without MPI: outputs, summary, failures, --resume.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "io/matrix_hdf5.h"
+#include "io/matrix_reader.h"
+#include "io/topology_reader.h"
+#include "src/baselines.h"
+#include "src/cost.h"
+#include "tests/apps/run_command.h"
+
+namespace treematch::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+// 8 machines x 8 cores = 64 leaves: 64.mat fills it.
+const std::string kTopology = "tleaf 2 8 10 8 1";
+
+std::string taskgraph(const std::string& name) {
+  return data_dir() + "/pacos/examples/taskgraph/" + name;
+}
+
+std::vector<Index> parse_perm(const std::string& text) {
+  std::vector<Index> leaves;
+  std::istringstream in(text);
+  for (Index leaf = 0; in >> leaf;) leaves.push_back(leaf);
+  return leaves;
+}
+
+std::size_t count_of(const std::string& text, const std::string& what) {
+  std::size_t count = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+    ++count;
+  return count;
+}
+
+/// A directory "in" holding:
+///   16.mat 32.mat 64.mat   copies of the TreeMatch examples
+///   broken.mat             a matrix whose second row is too short
+class BatchCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    fs::create_directories(in());
+    for (const char* name : {"16.mat", "32.mat", "64.mat"})
+      fs::copy_file(taskgraph(name), in() / name);
+    std::ofstream(in() / "broken.mat") << "0 1 2\n1 0\n2 1 0\n";
+  }
+  [[nodiscard]] fs::path in() const { return dir.path() / "in"; }
+  [[nodiscard]] fs::path out() const { return dir.path() / "out"; }
+  [[nodiscard]] json summary() const { return json::parse(read_text(out() / "summary.json")); }
+  CommandResult batch(const std::string& extra) const {
+    return run_treematch(
+        "batch -t " + quote(kTopology) + " --out " + quote(out().string()) + " " + extra, dir);
+  }
+
+  TempDir dir;
+};
+
+TEST_F(BatchCli, CorruptFileIsRecordedTheOthersAreMappedExitIsNonZero) {
+  const CommandResult run = batch(quote(in().string()));
+
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  for (const char* name : {"16.mat", "32.mat", "64.mat"})
+    EXPECT_TRUE(fs::exists(out() / (std::string(name) + ".perm"))) << name;
+  EXPECT_FALSE(fs::exists(out() / "broken.mat.perm"));
+
+  const json rows = summary()["patterns"];
+  ASSERT_EQ(rows.size(), 4u);
+  const std::vector<std::string> names{"16.mat", "32.mat", "64.mat", "broken.mat"};  // by path
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(rows[i]["name"], names[i]);
+    EXPECT_EQ(rows[i]["status"], i < 3 ? "ok" : "failed");
+  }
+  EXPECT_EQ(rows[0]["p"], 16);
+  EXPECT_TRUE(rows[3]["treematch_hop_bytes"].is_null());
+  const std::string error = rows[3]["error"].get<std::string>();
+  EXPECT_NE(error.find((in() / "broken.mat").string()), std::string::npos) << error;
+  EXPECT_EQ(error.find('\n'), std::string::npos);
+
+  // The CSV: a header and one line per pattern, the failure named with its reason.
+  const std::string csv = read_text(out() / "summary.csv");
+  EXPECT_EQ(count_of(csv, "\n"), 5u) << csv;
+  EXPECT_EQ(
+      csv.rfind("name,path,p,nnz,treematch_hop_bytes,treematch_weighted,packed_hop_bytes,", 0), 0u)
+      << csv;
+  EXPECT_NE(csv.find("broken.mat,"), std::string::npos);
+  EXPECT_NE(csv.find(",failed,"), std::string::npos);
+
+  // One progress line per pattern.
+  EXPECT_TRUE(std::regex_search(run.err, std::regex(R"(\[\d/4\] 16\.mat: ok \d+\.\d\d s)")))
+      << run.err;
+  EXPECT_TRUE(std::regex_search(run.err, std::regex(R"(\[\d/4\] broken\.mat: FAILED: .*broken)")))
+      << run.err;
+}
+
+TEST_F(BatchCli, ResumeSkipsTheDonePatternsAndKeepsTheirRows) {
+  ASSERT_EQ(batch(quote(in().string())).exit_code, 1);
+  const json first = summary();
+  fs::remove(out() / "32.mat.perm");  // lost: must be mapped again
+
+  const CommandResult run = batch("--resume " + quote(in().string()));
+
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_EQ(count_of(run.err, "skipped (done)"), 2u) << run.err;
+  EXPECT_NE(run.err.find("16.mat: skipped (done)"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("64.mat: skipped (done)"), std::string::npos) << run.err;
+  EXPECT_TRUE(std::regex_search(run.err, std::regex(R"(32\.mat: ok)"))) << run.err;
+  EXPECT_NE(run.err.find("broken.mat: FAILED"), std::string::npos) << run.err;
+  const json second = summary();
+  ASSERT_EQ(second["patterns"].size(), 4u);
+  EXPECT_EQ(second["patterns"][0], first["patterns"][0]) << "kept, timing included";
+  EXPECT_EQ(second["patterns"][2], first["patterns"][2]);
+  EXPECT_EQ(second["patterns"][1]["treematch_hop_bytes"],
+            first["patterns"][1]["treematch_hop_bytes"]);
+  EXPECT_TRUE(fs::exists(out() / "32.mat.perm"));
+}
+
+TEST_F(BatchCli, ResumeWithAnotherTopologyIsRefused) {
+  ASSERT_EQ(batch(quote(in().string())).exit_code, 1);
+  const CommandResult run = run_treematch("batch --resume -t 'tleaf 2 16 10 8 1' --out " +
+                                              quote(out().string()) + " " + quote(in().string()),
+                                          dir);
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find("--resume"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("topology"), std::string::npos) << run.err;
+}
+
+TEST_F(BatchCli, OutputsAreThoseOfMap) {
+  for (const std::string format : {"perm", "rankfile"}) {
+    const CommandResult run = batch("--format " + format + " " + quote(in().string()));
+    ASSERT_EQ(run.exit_code, 1) << run.err;
+    for (const std::string name : {"16.mat", "32.mat", "64.mat"}) {
+      const CommandResult map =
+          run_treematch("map --format " + format + " -m " + quote((in() / name).string()) + " -t " +
+                            quote(kTopology),
+                        dir);
+      ASSERT_EQ(map.exit_code, 0) << map.err;
+      EXPECT_EQ(read_text(out() / (name + "." + format)), map.out) << name << " " << format;
+    }
+  }
+}
+
+TEST_F(BatchCli, SummaryCostsAreThoseOfTheMappingsAndBaselines) {
+  ASSERT_EQ(batch(quote(in().string())).exit_code, 1);
+  const json rows = summary()["patterns"];
+  const Topology topology = io::read_topology(kTopology);
+  for (std::size_t i = 0; i < 3; ++i) {
+    const std::string name = rows[i]["name"];
+    const CommGraph graph = io::read_matrix((in() / name).string());
+    const Mapping ours{parse_perm(read_text(out() / (name + ".perm")))};
+    const MappingCost cost = evaluate_cost(graph, topology, ours);
+    EXPECT_DOUBLE_EQ(rows[i]["treematch_hop_bytes"].get<double>(), cost.hop_bytes) << name;
+    EXPECT_DOUBLE_EQ(rows[i]["treematch_weighted"].get<double>(), cost.weighted) << name;
+    const std::vector<Index> slots = usable_slots(topology, {}, 1);
+    const MappingCost packed = evaluate_cost(graph, topology, packed_mapping(graph.size(), slots));
+    const MappingCost random =
+        evaluate_cost(graph, topology, random_mapping(graph.size(), slots, /*seed=*/1));
+    EXPECT_DOUBLE_EQ(rows[i]["packed_hop_bytes"].get<double>(), packed.hop_bytes) << name;
+    EXPECT_DOUBLE_EQ(rows[i]["random_weighted"].get<double>(), random.weighted) << name;
+    EXPECT_EQ(rows[i]["nnz"].get<long long>(), static_cast<long long>(graph.nnz())) << name;
+  }
+}
+
+TEST_F(BatchCli, ListFileHdf5ObjectsAndUniqueNames) {
+  // list.txt (relative to its folder): 16.mat twice, then a missing file.
+  std::ofstream(in() / "list.txt") << "# patterns\n16.mat\n\n./16.mat\nmissing.mat\n";
+  const CommGraph m32 = io::read_matrix(taskgraph("32.mat"));
+  const std::string h5 = (dir.path() / "set.h5").string();
+  io::write_matrix_hdf5_csr(h5, m32.view(), "/runs/a");
+  io::write_matrix_hdf5_csr(h5, m32.view(), "/runs/b", io::Hdf5WriteMode::kAppend);
+
+  std::string list = "@";
+  list += (in() / "list.txt").string();
+  std::string object = h5;
+  object += ":/runs/b";
+  const CommandResult run = batch(quote(list) + " " + quote(h5) + " " + quote(object));
+
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  const json rows = summary()["patterns"];
+  std::vector<std::string> names;
+  for (const json& row : rows) names.push_back(row["name"]);
+  EXPECT_EQ(names, (std::vector<std::string>{"16.mat", "16.mat-2", "missing.mat", "set.h5_runs_a",
+                                             "set.h5_runs_b", "set.h5_runs_b-2"}));
+  EXPECT_EQ(rows[2]["status"], "failed");
+  EXPECT_NE(rows[2]["error"].get<std::string>().find("missing.mat"), std::string::npos);
+  EXPECT_EQ(rows[3]["path"], h5 + ":/runs/a");
+  EXPECT_EQ(rows[3]["status"], "ok") << rows[3].dump();
+  EXPECT_EQ(read_text(out() / "16.mat.perm"), read_text(out() / "16.mat-2.perm"));
+  // An HDF5 object maps like the same matrix read from text.
+  ASSERT_EQ(batch("--resume " + quote(taskgraph("32.mat"))).exit_code, 0);
+  EXPECT_EQ(read_text(out() / "set.h5_runs_a.perm"), read_text(out() / "32.mat.perm"));
+}
+
+TEST_F(BatchCli, TooManyProcessesFailsThatPatternOnly) {
+  const CommandResult run =
+      run_treematch("batch -t 'tleaf 2 4 10 8 1' --out " + quote(out().string()) + " " +
+                        quote((in() / "16.mat").string()) + " " + quote((in() / "64.mat").string()),
+                    dir);
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  const json rows = summary()["patterns"];
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0]["status"], "ok");
+  EXPECT_EQ(rows[1]["status"], "failed");
+  EXPECT_NE(rows[1]["error"].get<std::string>().find("--oversubscribe"), std::string::npos);
+}
+
+TEST_F(BatchCli, BadTopologyFailsTheWholeBatchWithOneLine) {
+  const CommandResult run = run_treematch(
+      "batch -t 'pack:two core:2' --out " + quote(out().string()) + " " + quote(in().string()),
+      dir);
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_EQ(count_of(run.err, "\n"), 1u) << run.err;
+  EXPECT_NE(run.err.find("--topology"), std::string::npos) << run.err;
+  EXPECT_FALSE(fs::exists(out() / "summary.json"));
+}
+
+TEST_F(BatchCli, AllocationTopologyIsRefused) {
+  // The job's own nodes are gathered by all ranks at once; a batch loads each pattern on one.
+  const CommandResult run = run_treematch(
+      "batch -t allocation --out " + quote(out().string()) + " " + quote(in().string()), dir);
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find("--topology: 'allocation'"), std::string::npos) << run.err;
+  EXPECT_FALSE(fs::exists(out()));
+}
+
+}  // namespace
+}  // namespace treematch::testing
