@@ -3,6 +3,7 @@
 #include "kernels/candidate_groups.h"
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 
 #include <tbb/enumerable_thread_specific.h>
@@ -236,23 +237,38 @@ Groups neighbourhood_candidates_seq(CsrView graph, std::span<const Weight> rowsu
 
 namespace {
 
-/// Keeps the `limit` heaviest entries of row v at out[begin..); returns how many.
-Offset strongest_of_row(CsrView graph, Index v, Index limit,
-                        std::vector<std::pair<Weight, Index>>& scratch, std::vector<Index>& targets,
-                        std::vector<Weight>& weights, Offset begin) {
-  scratch.clear();
-  for (Offset e = graph.row_begin(v); e < graph.row_end(v); ++e) {
-    scratch.emplace_back(-graph.weights[static_cast<std::size_t>(e)],
-                         graph.targets[static_cast<std::size_t>(e)]);
+/// Keeps the `limit` heaviest entries of row v at out[begin..); returns how many. The cut-off
+/// weight is selected on the weights alone (cache-friendly on dense rows); entries at the cut-off
+/// are kept in target order, so ties go to smaller targets.
+Offset strongest_of_row(CsrView graph, Index v, Index limit, std::vector<Weight>& scratch,
+                        std::vector<Index>& targets, std::vector<Weight>& weights, Offset begin) {
+  const auto first = static_cast<std::size_t>(graph.row_begin(v));
+  const auto degree = static_cast<std::size_t>(graph.row_end(v) - graph.row_begin(v));
+  const std::size_t keep = std::min(degree, at(limit));
+  std::size_t out = static_cast<std::size_t>(begin);
+  if (keep == degree) {
+    std::copy_n(graph.targets.begin() + static_cast<std::ptrdiff_t>(first), degree,
+                targets.begin() + static_cast<std::ptrdiff_t>(out));
+    std::copy_n(graph.weights.begin() + static_cast<std::ptrdiff_t>(first), degree,
+                weights.begin() + static_cast<std::ptrdiff_t>(out));
+    return static_cast<Offset>(degree);
   }
-  const std::size_t keep = std::min(scratch.size(), at(limit));
-  std::nth_element(scratch.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(keep),
-                   scratch.end());
-  std::sort(scratch.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(keep),
-            [](const auto& a, const auto& b) { return a.second < b.second; });
-  for (std::size_t i = 0; i < keep; ++i) {
-    targets[static_cast<std::size_t>(begin) + i] = scratch[i].second;
-    weights[static_cast<std::size_t>(begin) + i] = -scratch[i].first;
+  scratch.assign(graph.weights.begin() + static_cast<std::ptrdiff_t>(first),
+                 graph.weights.begin() + static_cast<std::ptrdiff_t>(first + degree));
+  std::nth_element(scratch.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(keep - 1),
+                   scratch.end(), std::greater<>());
+  const Weight cut = scratch[keep - 1];
+  std::size_t above = 0;  // entries strictly heavier than the cut-off all stay
+  for (std::size_t e = first; e < first + degree; ++e) above += graph.weights[e] > cut ? 1 : 0;
+  std::size_t ties_left = keep - above;
+  for (std::size_t e = first; e < first + degree; ++e) {
+    const Weight w = graph.weights[e];
+    if (w > cut || (w == cut && ties_left > 0)) {
+      if (w == cut) --ties_left;
+      targets[out] = graph.targets[e];
+      weights[out] = w;
+      ++out;
+    }
   }
   return static_cast<Offset>(keep);
 }
@@ -268,18 +284,18 @@ Csr strongest(CsrView graph, Index limit, bool parallel) {
   }
   out.targets.resize(static_cast<std::size_t>(out.offsets.back()));
   out.weights.resize(static_cast<std::size_t>(out.offsets.back()));
-  auto rows = [&](Index first, Index last, std::vector<std::pair<Weight, Index>>& scratch) {
+  auto rows = [&](Index first, Index last, std::vector<Weight>& scratch) {
     for (Index v = first; v < last; ++v)
       strongest_of_row(graph, v, limit, scratch, out.targets, out.weights, out.offsets[at(v)]);
   };
   if (parallel) {
-    tbb::enumerable_thread_specific<std::vector<std::pair<Weight, Index>>> scratch;
+    tbb::enumerable_thread_specific<std::vector<Weight>> scratch;
     tbb::parallel_for(tbb::blocked_range<Index>(0, stored, 64),
                       [&](const tbb::blocked_range<Index>& range) {
                         rows(range.begin(), range.end(), scratch.local());
                       });
   } else {
-    std::vector<std::pair<Weight, Index>> scratch;
+    std::vector<Weight> scratch;
     rows(0, stored, scratch);
   }
   return out;

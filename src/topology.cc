@@ -1,6 +1,8 @@
 // The balanced machine tree: validation, per-depth tables and distances between leaves.
 #include "src/topology.h"
 
+#include <bit>
+
 #include <algorithm>
 #include <array>
 #include <cassert>
@@ -76,6 +78,7 @@ Topology::Topology(std::vector<TreeLevel> levels, std::vector<Index> leaf_os_ind
   for (std::size_t h = 1; h <= d; ++h) {
     cumulative_cost_[h] = cumulative_cost_[h - 1] + levels_[d - h].link_cost;
   }
+  build_leaf_codes();
 
   const auto count = static_cast<std::size_t>(leaf_count_);
   if (leaf_os_index.empty()) {
@@ -136,6 +139,12 @@ Index Topology::leaf_of_os_index(Index os) const {
 
 int Topology::common_ancestor_height(Index a, Index b) const {
   assert(a >= 0 && a < leaf_count_ && b >= 0 && b < leaf_count_);
+  if (!leaf_code_.empty()) {
+    const std::uint64_t differ =
+        leaf_code_[static_cast<std::size_t>(a)] ^ leaf_code_[static_cast<std::size_t>(b)];
+    return differ == 0 ? 0
+                       : height_of_bit_[static_cast<std::size_t>(63 - std::countl_zero(differ))];
+  }
   // Two leaves share the ancestor at depth d when they fall in the same block of leaves_below(d).
   const int d = depth();
   int h = 0;
@@ -145,6 +154,39 @@ int Topology::common_ancestor_height(Index a, Index b) const {
     if (a / block == b / block) break;
   }
   return h;
+}
+
+void Topology::build_leaf_codes() {
+  const int d = depth();
+  std::vector<int> width(static_cast<std::size_t>(d));
+  int total = 0;
+  for (int level = 0; level < d; ++level) {
+    width[static_cast<std::size_t>(level)] = std::bit_width(
+        static_cast<std::uint32_t>(levels_[static_cast<std::size_t>(level)].arity - 1));
+    total += width[static_cast<std::size_t>(level)];
+  }
+  leaf_code_.clear();
+  height_of_bit_.clear();
+  if (total > 64) return;  // the division loop still answers
+  height_of_bit_.assign(64, 0);
+  std::vector<int> shift(static_cast<std::size_t>(d));
+  int bit = 0;
+  for (int level = d - 1; level >= 0; --level) {  // lowest level in the lowest bits
+    shift[static_cast<std::size_t>(level)] = bit;
+    for (int w = 0; w < width[static_cast<std::size_t>(level)]; ++w) {
+      height_of_bit_[static_cast<std::size_t>(bit++)] = static_cast<std::uint8_t>(d - level);
+    }
+  }
+  leaf_code_.resize(static_cast<std::size_t>(leaf_count_));
+  for (Index leaf = 0; leaf < leaf_count_; ++leaf) {
+    std::uint64_t code = 0;
+    for (int level = 0; level < d; ++level) {
+      const Index digit = leaf / leaves_below_[static_cast<std::size_t>(level) + 1] %
+                          levels_[static_cast<std::size_t>(level)].arity;
+      code |= static_cast<std::uint64_t>(digit) << shift[static_cast<std::size_t>(level)];
+    }
+    leaf_code_[static_cast<std::size_t>(leaf)] = code;
+  }
 }
 
 double Topology::weighted_distance(Index a, Index b) const {

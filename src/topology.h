@@ -1,6 +1,7 @@
 // The machine model: a balanced, symmetric tree with per-level arities and link costs.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -96,6 +97,11 @@ class Topology {
   std::vector<std::pair<Index, Index>> sparse_os_to_leaf_;
   std::vector<Index> leaves_below_{1};      ///< per depth 0..depth(): leaves under one node
   std::vector<double> cumulative_cost_{0};  ///< [h] = sum of the h lowest link costs
+  /// Each leaf's digits (child index per level) packed into bit fields, root first, when they fit
+  /// 64 bits: two leaves' common ancestor is then found from the highest differing bit in O(1).
+  std::vector<std::uint64_t> leaf_code_;
+  std::vector<std::uint8_t> height_of_bit_;  ///< [bit] = common-ancestor height if it differs first
+  void build_leaf_codes();
   Index leaf_count_ = 1;
   int machine_level_ = 0;
   Index machine_os_stride_ = 0;

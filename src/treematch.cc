@@ -94,14 +94,17 @@ TreeMatchResult treematch_map(const CommGraph& graph, const Topology& topology,
 
   const std::vector<Index> split = walked_arities(tree, graph.size(), /*split=*/true);
   const std::vector<Index> unsplit = walked_arities(tree, graph.size(), /*split=*/false);
+  const auto weighted = [&](const Mapping& m) { return evaluate_cost(graph, tree, m).weighted; };
   TreeMatchResult result =
       walk(graph, ctx.tree.split == AritySplit::kNever ? unsplit : split, ctx.grouping);
+  double cost = weighted(result.mapping);
   if (ctx.tree.split == AritySplit::kBest && split != unsplit) {
     // Table 2 bounds the enumeration, not the quality: keep the unsplit walk when it maps cheaper.
     TreeMatchResult other = walk(graph, unsplit, ctx.grouping);
-    if (evaluate_cost(graph, tree, other.mapping).weighted <
-        evaluate_cost(graph, tree, result.mapping).weighted) {
+    const double other_cost = weighted(other.mapping);
+    if (other_cost < cost) {
       result = std::move(other);
+      cost = other_cost;
     }
   }
   // Local swaps along communication links; the identity wins if it is still cheaper.
@@ -109,13 +112,13 @@ TreeMatchResult treematch_map(const CommGraph& graph, const Topology& topology,
     const RefinementStats stats =
         refine_by_swaps(graph, tree, result.mapping.leaf_of_rank, ctx.refinement);
     result.refinement_swaps = stats.swaps;
+    cost = weighted(result.mapping);
   }
   if (ctx.refinement.keep_identity) {
     Mapping identity;
     identity.leaf_of_rank.resize(static_cast<std::size_t>(graph.size()));
     for (Index i = 0; i < graph.size(); ++i) identity.leaf_of_rank[static_cast<std::size_t>(i)] = i;
-    if (evaluate_cost(graph, tree, identity).weighted <
-        evaluate_cost(graph, tree, result.mapping).weighted) {
+    if (weighted(identity) < cost) {
       result.mapping = std::move(identity);
       result.identity_kept = true;
     }

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include <functional>
 #include <set>
 #include <sstream>
@@ -250,6 +252,41 @@ TEST(TopologyTest, ToTleafRoundTrip) {
     EXPECT_EQ(again.levels()[i].link_cost, topology.levels()[i].link_cost);
   }
   EXPECT_EQ(hand_drawn().to_tleaf(), "tleaf 3 2 10 3 5 2 1");
+}
+
+}  // namespace
+}  // namespace treematch
+
+namespace treematch {
+namespace {
+
+/// Common-ancestor height from first principles: the levels climbed until both leaves fall in the
+/// same block of leaves.
+int height_by_blocks(const Topology& t, Index a, Index b) {
+  int h = 0;
+  while (t.leaves_below(t.depth() - h) > 0 &&
+         a / t.leaves_below(t.depth() - h) != b / t.leaves_below(t.depth() - h))
+    ++h;
+  return h;
+}
+
+TEST(TopologyTest, PackedLeafCodesGiveTheSameHeightsAsBlocks) {
+  // Mixed arities (odd, even, prime), and the 16384-leaf cluster of the benchmarks.
+  const std::vector<std::vector<Index>> shapes{{3, 5, 6}, {2, 7, 4, 3}, {128, 16, 2, 4}, {5}};
+  for (const auto& arities : shapes) {
+    std::vector<TreeLevel> levels;
+    for (Index a : arities) levels.push_back(TreeLevel{a, 1.0, "l"});
+    const Topology t(levels, {});
+    std::mt19937_64 rng(7);
+    for (int trial = 0; trial < 2000; ++trial) {
+      const auto a = static_cast<Index>(rng() % static_cast<std::uint64_t>(t.leaf_count()));
+      const auto b = trial % 5 == 0
+                         ? a
+                         : static_cast<Index>(rng() % static_cast<std::uint64_t>(t.leaf_count()));
+      ASSERT_EQ(t.common_ancestor_height(a, b), height_by_blocks(t, a, b))
+          << t.shape() << " " << a << " " << b;
+    }
+  }
 }
 
 }  // namespace
