@@ -74,7 +74,8 @@ bool is_symmetric(Index n, const std::vector<Offset>& offsets, const std::vector
       tbb::blocked_range<Index>(0, n, 256), Sums{},
       [&](const tbb::blocked_range<Index>& rows, Sums partial) {
         for (Index i = rows.begin(); i != rows.end(); ++i) {
-          for (Offset e = offsets[static_cast<size_t>(i)]; e < offsets[static_cast<size_t>(i) + 1]; ++e) {
+          for (Offset e = offsets[static_cast<size_t>(i)]; e < offsets[static_cast<size_t>(i) + 1];
+               ++e) {
             const Index j = targets[static_cast<size_t>(e)];
             const Weight w = weights[static_cast<size_t>(e)];
             partial.forward += entry_hash(i, j, w);
@@ -83,7 +84,9 @@ bool is_symmetric(Index n, const std::vector<Offset>& offsets, const std::vector
         }
         return partial;
       },
-      [](Sums x, Sums y) { return Sums{x.forward + y.forward, x.backward + y.backward}; });
+      [](Sums x, Sums y) {
+        return Sums{x.forward + y.forward, x.backward + y.backward};
+      });
   return sums.forward == sums.backward;
 }
 

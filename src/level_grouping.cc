@@ -148,7 +148,21 @@ std::optional<LevelGrouping> run_heuristic(const LevelMatrix& m, Index k, bool e
 
 }  // namespace
 
-LevelGrouping group_level(kernels::CsrView graph, Index k, const GroupingContext& ctx) {
+Index strong_link_limit(Index k, const GroupingContext& ctx) {
+  return std::max<Index>(ctx.strongest_links, 4 * k);
+}
+
+bool needs_strong_links(kernels::CsrView graph, Index k, const GroupingContext& ctx) {
+  if (graph.n == k || k == 1 || log_binomial(graph.n, k) <= std::log(ctx.exhaustive_limit))
+    return false;
+  for (Index v = 0; v + 1 < static_cast<Index>(graph.offsets.size()); ++v) {
+    if (graph.row_end(v) - graph.row_begin(v) > strong_link_limit(k, ctx)) return true;
+  }
+  return false;
+}
+
+LevelGrouping group_level(kernels::CsrView graph, Index k, const GroupingContext& ctx,
+                          const kernels::Csr* strong_links) {
   const Index n = graph.n;
   LevelGrouping best;
   if (n == k || k == 1) {  // one group of everything, or singletons: nothing to choose
@@ -162,15 +176,14 @@ LevelGrouping group_level(kernels::CsrView graph, Index k, const GroupingContext
   const std::vector<Weight> rowsum = kernels::row_sums(graph);
   const bool exhaustive = log_binomial(n, k) <= std::log(ctx.exhaustive_limit);
   // Dense rows: candidates grow along each process's strongest links only.
-  const Index link_limit = std::max<Index>(ctx.strongest_links, 4 * k);
-  Offset longest = 0;
-  for (Index v = 0; v + 1 < static_cast<Index>(graph.offsets.size()); ++v) {
-    longest = std::max(longest, graph.row_end(v) - graph.row_begin(v));
-  }
-  const kernels::Csr strong = !exhaustive && longest > link_limit
-                                  ? kernels::strongest_neighbours(graph, link_limit)
+  const kernels::Csr strong = strong_links == nullptr && needs_strong_links(graph, k, ctx)
+                                  ? kernels::strongest_neighbours(graph, strong_link_limit(k, ctx))
                                   : kernels::Csr{};
-  const LevelMatrix m{graph, strong.targets.empty() ? graph : strong.view(), rowsum};
+  const kernels::Csr* links =
+      strong_links != nullptr ? strong_links : (strong.targets.empty() ? nullptr : &strong);
+  kernels::CsrView link_view = links != nullptr ? links->view() : graph;
+  link_view.n = graph.n;  // artificial processes past the stored rows
+  const LevelMatrix m{graph, link_view, rowsum};
   const std::vector<std::uint8_t> all_free(at(n), 1);
   const Round first_round = make_round(m, all_free, k, exhaustive, ctx);
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "kernels/aggregation.h"
+#include "kernels/candidate_groups.h"
 #include "src/arity_split.h"
 #include "src/constrained_mapping.h"
 #include "src/cost.h"
@@ -33,7 +34,7 @@ void check_fits(Index processes, Index slots, const Context& ctx) {
 
 /// Algorithm 1 over the given arities (bottom-up): returns leaf positions in `tree`.
 TreeMatchResult walk(const CommGraph& graph, const std::vector<Index>& arities,
-                     const GroupingContext& ctx) {
+                     const GroupingContext& ctx, const kernels::Csr* input_links) {
   TreeMatchResult result;
   std::vector<GroupLevel> levels;
   kernels::Csr aggregated;
@@ -44,7 +45,7 @@ TreeMatchResult walk(const CommGraph& graph, const std::vector<Index>& arities,
     // ExtendComMatrix: artificial processes (empty rows) until k divides the order.
     m.n = round_up(order, k);
     // GroupProcesses: a minimum-value set of disjoint groups of k.
-    LevelGrouping grouping = group_level(m, k, ctx);
+    LevelGrouping grouping = group_level(m, k, ctx, levels.empty() ? input_links : nullptr);
     // AggregateComMatrix: r[g][h] = sum of m[i][j] for i in g, j in h.
     aggregated = kernels::aggregate(m, grouping.groups);
     m = aggregated.view();
@@ -81,7 +82,9 @@ TreeMatchResult treematch_map(const CommGraph& graph, const Topology& topology,
   if (!ctx.placement.allowed_leaves.empty()) {
     check_fits(graph.size(), static_cast<Index>(ctx.placement.allowed_leaves.size()) * per_leaf,
                ctx);
-    return constrained_treematch_map(graph, topology, ctx);
+    TreeMatchResult constrained = constrained_treematch_map(graph, topology, ctx);
+    constrained.cost = evaluate_cost(graph, topology, constrained.mapping);
+    return constrained;
   }
   check_fits(graph.size(), topology.leaf_count() * per_leaf, ctx);
   const Topology tree = topology.with_oversubscription(per_leaf);
@@ -94,15 +97,27 @@ TreeMatchResult treematch_map(const CommGraph& graph, const Topology& topology,
 
   const std::vector<Index> split = walked_arities(tree, graph.size(), /*split=*/true);
   const std::vector<Index> unsplit = walked_arities(tree, graph.size(), /*split=*/false);
-  const auto weighted = [&](const Mapping& m) { return evaluate_cost(graph, tree, m).weighted; };
-  TreeMatchResult result =
-      walk(graph, ctx.tree.split == AritySplit::kNever ? unsplit : split, ctx.grouping);
-  double cost = weighted(result.mapping);
-  if (ctx.tree.split == AritySplit::kBest && split != unsplit) {
+  const auto costs = [&](const Mapping& m) { return evaluate_cost(graph, tree, m); };
+  // Both walks start from the input matrix: when it has long rows, cut them once for both.
+  const std::vector<Index>& first = ctx.tree.split == AritySplit::kNever ? unsplit : split;
+  const bool both = ctx.tree.split == AritySplit::kBest && split != unsplit;
+  const bool shared = both && !first.empty() && !unsplit.empty() &&
+                      strong_link_limit(first.front(), ctx.grouping) ==
+                          strong_link_limit(unsplit.front(), ctx.grouping) &&
+                      needs_strong_links(graph.view(), first.front(), ctx.grouping) &&
+                      needs_strong_links(graph.view(), unsplit.front(), ctx.grouping);
+  const kernels::Csr input_links =
+      shared ? kernels::strongest_neighbours(graph.view(),
+                                             strong_link_limit(first.front(), ctx.grouping))
+             : kernels::Csr{};
+  const kernels::Csr* links = shared ? &input_links : nullptr;
+  TreeMatchResult result = walk(graph, first, ctx.grouping, links);
+  MappingCost cost = costs(result.mapping);
+  if (both) {
     // Table 2 bounds the enumeration, not the quality: keep the unsplit walk when it maps cheaper.
-    TreeMatchResult other = walk(graph, unsplit, ctx.grouping);
-    const double other_cost = weighted(other.mapping);
-    if (other_cost < cost) {
+    TreeMatchResult other = walk(graph, unsplit, ctx.grouping, links);
+    const MappingCost other_cost = costs(other.mapping);
+    if (other_cost.weighted < cost.weighted) {
       result = std::move(other);
       cost = other_cost;
     }
@@ -112,19 +127,23 @@ TreeMatchResult treematch_map(const CommGraph& graph, const Topology& topology,
     const RefinementStats stats =
         refine_by_swaps(graph, tree, result.mapping.leaf_of_rank, ctx.refinement);
     result.refinement_swaps = stats.swaps;
-    cost = weighted(result.mapping);
+    cost = costs(result.mapping);
   }
   if (ctx.refinement.keep_identity) {
     Mapping identity;
     identity.leaf_of_rank.resize(static_cast<std::size_t>(graph.size()));
     for (Index i = 0; i < graph.size(); ++i) identity.leaf_of_rank[static_cast<std::size_t>(i)] = i;
-    if (weighted(identity) < cost) {
+    const MappingCost identity_cost = costs(identity);
+    if (identity_cost.weighted < cost.weighted) {
       result.mapping = std::move(identity);
       result.identity_kept = true;
+      cost = identity_cost;
     }
   }
   // Virtual leaves (oversubscription) back to cores.
   for (Index& leaf : result.mapping.leaf_of_rank) leaf /= per_leaf;
+  // Costs on `tree` are those on the topology when no virtual level was added.
+  result.cost = per_leaf == 1 ? cost : evaluate_cost(graph, topology, result.mapping);
   return result;
 }
 

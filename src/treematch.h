@@ -7,6 +7,7 @@
 
 #include "src/comm_graph.h"
 #include "src/context.h"
+#include "src/cost.h"
 #include "src/mapping.h"
 #include "src/topology.h"
 
@@ -28,6 +29,7 @@ struct TreeMatchResult {
   std::vector<LevelTrace> levels;
   long long refinement_swaps = 0;  ///< swaps the refinement applied
   bool identity_kept = false;      ///< the identity was cheaper than anything TreeMatch found
+  MappingCost cost;                ///< of `mapping` on the topology it was asked for
 };
 
 /// Maps the graph's processes onto the topology's leaves. Throws std::invalid_argument when the

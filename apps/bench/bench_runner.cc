@@ -174,8 +174,8 @@ std::optional<Mapping> run_treematch(Spawner& spawner, const BenchOptions& optio
   return first;
 }
 
-/// Writes the case's matrix for treematch into `dir`; returns the path and sets
-/// result.matrix_file to a description of the format.
+/// Writes the case's matrix for treematch into `dir` in the format spec.matrix_file asks for;
+/// returns the file's path and sets `description` to the format's name.
 std::string write_treematch_input(const CaseSpec& spec, const LoadedCase& loaded,
                                   const BenchOptions& options, const fs::path& dir,
                                   std::string& description) {
