@@ -22,20 +22,8 @@ namespace {
 
 using testing::hierarchical_pattern;
 using testing::random_permutation;
+using testing::random_sparse_graph;
 using testing::tree_of;
-
-/// A sparse random graph: each process sends to `degree` random others, integer volumes 1..100.
-CommGraph random_sparse_graph(Index n, int degree, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<Triplet> triplets;
-  for (Index i = 0; i < n; ++i) {
-    for (int d = 0; d < degree; ++d) {
-      const auto j = static_cast<Index>(rng() % static_cast<std::uint64_t>(n));
-      triplets.push_back(Triplet{i, j, static_cast<Weight>(1 + rng() % 100)});
-    }
-  }
-  return CommGraph::from_triplets(n, std::move(triplets));
-}
 
 /// `count` distinct leaves of [0, leaves), sorted.
 std::vector<Index> random_leaves(Index leaves, Index count, std::uint64_t seed) {

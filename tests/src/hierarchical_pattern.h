@@ -1,4 +1,4 @@
-// Test inputs whose optimal mapping is known: hierarchical patterns on balanced trees.
+// Test inputs: hierarchical patterns on balanced trees (optimal mapping known) and random graphs.
 #pragma once
 
 #include <cmath>
@@ -45,6 +45,19 @@ inline std::vector<Index> random_permutation(Index n, std::uint64_t seed) {
     std::swap(perm[static_cast<std::size_t>(i)], perm[static_cast<std::size_t>(j)]);
   }
   return perm;
+}
+
+/// A sparse random graph: each process sends to `degree` random others, integer volumes 1..100.
+inline CommGraph random_sparse_graph(Index n, int degree, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<Triplet> triplets;
+  for (Index i = 0; i < n; ++i) {
+    for (int d = 0; d < degree; ++d) {
+      const auto j = static_cast<Index>(rng() % static_cast<std::uint64_t>(n));
+      triplets.push_back(Triplet{i, j, static_cast<Weight>(1 + rng() % 100)});
+    }
+  }
+  return CommGraph::from_triplets(n, std::move(triplets));
 }
 
 }  // namespace treematch::testing

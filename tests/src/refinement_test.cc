@@ -14,24 +14,14 @@ namespace {
 
 using testing::hierarchical_pattern;
 using testing::random_permutation;
+using testing::random_sparse_graph;
 using testing::tree_of;
-
-CommGraph random_sparse(Index n, int degree, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<Triplet> triplets;
-  for (Index i = 0; i < n; ++i) {
-    for (int d = 0; d < degree; ++d) {
-      const auto j = static_cast<Index>(rng() % static_cast<std::uint64_t>(n));
-      if (j != i) triplets.push_back(Triplet{i, j, static_cast<Weight>(1 + rng() % 100)});
-    }
-  }
-  return CommGraph::from_triplets(n, std::move(triplets));
-}
 
 TEST(RefineBySwaps, NeverRaisesTheCostAndKeepsAPermutation) {
   const Topology tree = tree_of({4, 4, 2, 4});
   for (std::uint64_t seed = 1; seed <= 4; ++seed) {
-    const CommGraph graph = random_sparse(100, 4, seed);  // 100 ranks on 128 leaves: some empty
+    const CommGraph graph =
+        random_sparse_graph(100, 4, seed);  // 100 ranks on 128 leaves: some empty
     std::vector<Index> leaves = random_permutation(128, seed);
     leaves.resize(100);
     const double before = evaluate_cost(graph, tree, Mapping{leaves}).weighted;
@@ -64,7 +54,7 @@ TEST(RefineBySwaps, RepairsTwoExchangedRanksOfAnOptimalPlacement) {
 TEST(TreeMatchRefinement, RefinedMappingIsNoWorseAndNeverWorseThanTheIdentity) {
   const Topology tree = tree_of({4, 2, 4, 4});
   for (std::uint64_t seed = 1; seed <= 3; ++seed) {
-    const CommGraph graph = random_sparse(128, 3, seed);
+    const CommGraph graph = random_sparse_graph(128, 3, seed);
     Context plain = default_context();
     Context refined = default_context();
     refined.refinement.swaps = true;
