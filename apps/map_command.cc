@@ -164,6 +164,10 @@ CLI::App* add_map_command(CLI::App& app, MapOptions& options) {
   map->add_option("--candidates-per-process", options.seeds_per_process,
                   "neighbourhood candidates grown from each process (default 2)")
       ->check(CLI::PositiveNumber);
+  map->add_option(
+         "--partition-passes", options.partition_passes,
+         "swap passes repairing each level's groups before aggregation (default 2, 0 = off)")
+      ->check(CLI::NonNegativeNumber);
   map->add_option("--rounds", options.max_rounds,
                   "candidate rounds before the final packing (default 3)")
       ->check(CLI::PositiveNumber);
@@ -195,6 +199,7 @@ Context map_context(const MapOptions& options, const Inputs& inputs) {
   ctx.refinement.swaps = options.refine;
   if (options.seeds_per_process > 0) ctx.grouping.seeds_per_process = options.seeds_per_process;
   if (options.max_rounds > 0) ctx.grouping.max_rounds = options.max_rounds;
+  if (options.partition_passes >= 0) ctx.grouping.partition_passes = options.partition_passes;
   set_heuristics(options.heuristics, ctx.grouping);
   ctx.threads = options.input.threads;
   return ctx;

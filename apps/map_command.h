@@ -29,6 +29,7 @@ struct MapOptions {
   std::uint64_t seed = 1;
   int seeds_per_process = 0;  ///< 0 = the Context default
   int max_rounds = 0;         ///< 0 = the Context default
+  int partition_passes = -1;  ///< -1 = the Context default
   std::string heuristics = "all";
   double mpipp_budget = 2.0e9;
   /// Under mpirun every rank computes the same mapping; only the writer (rank 0) writes and prints.

@@ -26,6 +26,7 @@ std::string describe(const Context& ctx) {
   out << "grouping.exhaustive_limit = " << ctx.grouping.exhaustive_limit << '\n'
       << "grouping.seeds_per_process = " << ctx.grouping.seeds_per_process << '\n'
       << "grouping.strongest_links = " << ctx.grouping.strongest_links << '\n'
+      << "grouping.partition_passes = " << ctx.grouping.partition_passes << '\n'
       << "grouping.max_rounds = " << ctx.grouping.max_rounds << '\n'
       << "grouping.smallest_value_first = " << ctx.grouping.smallest_value_first << '\n'
       << "grouping.largest_index_last = " << ctx.grouping.largest_index_last << '\n'

@@ -13,6 +13,7 @@
 #include "kernels/largest_index.h"
 #include "kernels/weighted_degree.h"
 #include "src/arity_split.h"
+#include "src/group_refinement.h"
 
 namespace treematch {
 namespace {
@@ -203,6 +204,11 @@ LevelGrouping group_level(kernels::CsrView graph, Index k, const GroupingContext
   }
   if (!have) {  // every enabled heuristic was over budget: the greedy always runs
     best = *run_heuristic(m, k, exhaustive, first_round, Heuristic::kSmallestValueFirst, ctx);
+  }
+  // Exchanges between groups repair what the greedy selection and the packing left behind.
+  if (ctx.partition_passes > 0 && refine_partition(graph, best.groups, ctx.partition_passes) > 0) {
+    const std::vector<Weight> values = kernels::group_values(graph, rowsum, best.groups);
+    best.total_value = std::accumulate(values.begin(), values.end(), 0.0);
   }
   return best;
 }
