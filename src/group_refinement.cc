@@ -38,10 +38,20 @@ class PartitionSwaps {
     const Index a = owner_[at(v)];
     gather(v);
     const Weight own = stamp_[at(a)] == v ? conn_[at(a)] : 0.0;
+    // Only the groups v talks to most are worth a look (ties: smaller group index).
+    targets_.clear();
+    for (Index b : touched_) {
+      if (b != a && conn_[at(b)] > own) targets_.push_back(b);
+    }
+    const std::size_t keep = std::min<std::size_t>(targets_.size(), kGroupsTried);
+    std::partial_sort(targets_.begin(), targets_.begin() + static_cast<std::ptrdiff_t>(keep),
+                      targets_.end(), [&](Index x, Index y) {
+                        return conn_[at(x)] != conn_[at(y)] ? conn_[at(x)] > conn_[at(y)] : x < y;
+                      });
     double best_gain = 1e-9;
     Index best_u = -1;
-    for (Index b : touched_) {
-      if (b == a || conn_[at(b)] <= own) continue;
+    for (std::size_t t = 0; t < keep; ++t) {
+      const Index b = targets_[t];
       for (Index u : groups_.group(b)) {
         const double gain = conn_[at(b)] - own + partner_gain(u, a, b, v);
         if (gain > best_gain) {
@@ -110,6 +120,8 @@ class PartitionSwaps {
   std::vector<Weight> conn_;
   std::vector<Index> stamp_;
   std::vector<Index> touched_;
+  std::vector<Index> targets_;
+  static constexpr std::size_t kGroupsTried = 2;
 };
 
 kernels::Groups ordered_by_first_member(const kernels::Groups& groups) {
