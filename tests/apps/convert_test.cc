@@ -13,30 +13,15 @@
 
 #include "io/matrix_reader.h"
 #include "tests/apps/run_command.h"
+#include "tests/graph_arrays.h"
 
 namespace treematch::testing {
 namespace {
 
 namespace fs = std::filesystem;
 
-/// The stored arrays and flags of a graph, comparable with ==.
-struct GraphArrays {
-  Index n = 0;
-  std::vector<Offset> offsets;
-  std::vector<Index> targets;
-  std::vector<Weight> weights;
-  bool symmetrised = false;
-  bool operator==(const GraphArrays&) const = default;
-};
-
-GraphArrays arrays(const CommGraph& g) {
-  const kernels::CsrView v = g.view();
-  return {g.size(),
-          {v.offsets.begin(), v.offsets.end()},
-          {v.targets.begin(), v.targets.end()},
-          {v.weights.begin(), v.weights.end()},
-          g.was_symmetrised()};
-}
+using testing::arrays;
+using testing::GraphArrays;
 
 // The seed matrix:
 //     0 1000   10    1  100    1    1    1

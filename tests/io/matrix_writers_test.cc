@@ -24,6 +24,7 @@
 #include "io/matrix_stream.h"
 #include "io/matrix_writers.h"
 #include "io/topology_reader.h"
+#include "tests/graph_arrays.h"
 
 namespace treematch::io {
 namespace {
@@ -40,24 +41,8 @@ const Dense kSeed = {
     {1, 1, 100, 1, 10, 1000, 0, 1000}, {1, 1, 1, 100, 1, 1, 1000, 0},
 };
 
-/// The stored arrays and flags of a graph, comparable with ==.
-struct GraphArrays {
-  Index n = 0;
-  std::vector<Offset> offsets;
-  std::vector<Index> targets;
-  std::vector<Weight> weights;
-  bool symmetrised = false;
-  bool operator==(const GraphArrays&) const = default;
-};
-
-GraphArrays arrays(const CommGraph& g) {
-  const kernels::CsrView v = g.view();
-  return {g.size(),
-          {v.offsets.begin(), v.offsets.end()},
-          {v.targets.begin(), v.targets.end()},
-          {v.weights.begin(), v.weights.end()},
-          g.was_symmetrised()};
-}
+using testing::arrays;
+using testing::GraphArrays;
 
 std::string dense_text(const Dense& m) {
   std::string text;
