@@ -20,7 +20,7 @@ struct GroupingContext {
   /// Candidates grow along at most this many strongest links per process (at least 4k): dense
   /// rows would otherwise make growth O(p) per member.
   kernels::Index strongest_links = 64;
-  /// Swap passes that repair each level's partition before aggregation (0 = none).
+  /// Swap rounds that repair each level's partition before aggregation (0 = none).
   int partition_passes = 2;
   /// Candidate rounds over the processes left ungrouped before the final deterministic packing.
   int max_rounds = 3;

@@ -11,9 +11,9 @@
 #include "kernels/group_values.h"
 #include "kernels/independent_set.h"
 #include "kernels/largest_index.h"
+#include "kernels/partition_refinement.h"
 #include "kernels/weighted_degree.h"
 #include "src/arity_split.h"
-#include "src/group_refinement.h"
 
 namespace treematch {
 namespace {
@@ -206,7 +206,8 @@ LevelGrouping group_level(kernels::CsrView graph, Index k, const GroupingContext
     best = *run_heuristic(m, k, exhaustive, first_round, Heuristic::kSmallestValueFirst, ctx);
   }
   // Exchanges between groups repair what the greedy selection and the packing left behind.
-  if (ctx.partition_passes > 0 && refine_partition(graph, best.groups, ctx.partition_passes) > 0) {
+  if (ctx.partition_passes > 0 &&
+      kernels::refine_partition(graph, best.groups, ctx.partition_passes) > 0) {
     const std::vector<Weight> values = kernels::group_values(graph, rowsum, best.groups);
     best.total_value = std::accumulate(values.begin(), values.end(), 0.0);
   }

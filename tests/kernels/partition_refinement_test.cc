@@ -1,29 +1,31 @@
 // Partition swap refinement: repairs a bad grouping, never lowers the weight kept inside groups.
-#include "src/group_refinement.h"
+#include "kernels/partition_refinement.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <numeric>
+#include <random>
 #include <set>
 
 #include "kernels/group_values.h"
+#include "tests/kernels/kernel_fixtures.h"
 #include "tests/seed_example.h"
-#include "tests/src/hierarchical_pattern.h"
 
-namespace treematch {
+namespace treematch::kernels {
 namespace {
 
-double inside(kernels::CsrView graph, const kernels::Groups& groups) {
-  const std::vector<kernels::Weight> rowsum = kernels::row_sums_seq(graph);
-  const std::vector<kernels::Weight> values = kernels::group_values_seq(graph, rowsum, groups);
+double inside(CsrView graph, const Groups& groups) {
+  const std::vector<Weight> rowsum = row_sums_seq(graph);
+  const std::vector<Weight> values = group_values_seq(graph, rowsum, groups);
   return std::accumulate(rowsum.begin(), rowsum.end(), 0.0) -
          std::accumulate(values.begin(), values.end(), 0.0);
 }
 
 TEST(RefinePartition, RepairsAScrambledPairingOfTheSeedMatrix) {
   // Pairs {0,2} {1,3} {4,6} {5,7} cut every 1000-edge; the seed's pairs (0,1) (2,3) ... keep them.
-  const kernels::Csr seed = testing::seed_csr();
-  kernels::Groups groups;
+  const Csr seed = treematch::testing::seed_csr();
+  Groups groups;
   groups.k = 2;
   groups.members = {0, 2, 1, 3, 4, 6, 5, 7};
   EXPECT_GT(refine_partition(seed.view(), groups, 4), 0);
@@ -31,8 +33,8 @@ TEST(RefinePartition, RepairsAScrambledPairingOfTheSeedMatrix) {
 }
 
 TEST(RefinePartition, LeavesAnOptimalPartitionAlone) {
-  const kernels::Csr seed = testing::seed_csr();
-  kernels::Groups groups;
+  const Csr seed = treematch::testing::seed_csr();
+  Groups groups;
   groups.k = 2;
   groups.members = {0, 1, 2, 3, 4, 5, 6, 7};
   EXPECT_EQ(refine_partition(seed.view(), groups, 4), 0);
@@ -41,11 +43,13 @@ TEST(RefinePartition, LeavesAnOptimalPartitionAlone) {
 
 TEST(RefinePartition, NeverLosesInternalWeightAndKeepsAPartitionWithArtificialProcesses) {
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
-    const CommGraph graph = testing::random_sparse_graph(97, 4, seed);
-    kernels::CsrView view = graph.view();
+    const Csr graph = testing::random_graph(97, 4, 100, seed);
+    CsrView view = graph.view();
     view.n = 100;  // three artificial processes
-    const std::vector<Index> perm = testing::random_permutation(100, seed);
-    kernels::Groups groups;
+    std::vector<Index> perm(100);
+    std::iota(perm.begin(), perm.end(), 0);
+    std::shuffle(perm.begin(), perm.end(), std::mt19937_64(seed));
+    Groups groups;
     groups.k = 4;
     for (std::size_t g = 0; g < 100; g += 4) {
       std::vector<Index> members(perm.begin() + static_cast<std::ptrdiff_t>(g),
@@ -54,7 +58,16 @@ TEST(RefinePartition, NeverLosesInternalWeightAndKeepsAPartitionWithArtificialPr
       groups.members.insert(groups.members.end(), members.begin(), members.end());
     }
     const double before = inside(view, groups);
-    refine_partition(view, groups, 3);
+    Groups twin = groups;
+    refine_partition_seq(view, twin, 3);
+    for (const Groups& parallel : testing::under_thread_counts([&] {
+           Groups copy = groups;
+           refine_partition(view, copy, 3);
+           return copy;
+         })) {
+      EXPECT_EQ(parallel.members, twin.members);
+    }
+    groups = twin;
     EXPECT_GE(inside(view, groups), before);
     EXPECT_EQ(std::set<Index>(groups.members.begin(), groups.members.end()).size(), 100u);
     for (Index g = 0; g < groups.count(); ++g) {
@@ -67,4 +80,4 @@ TEST(RefinePartition, NeverLosesInternalWeightAndKeepsAPartitionWithArtificialPr
 }
 
 }  // namespace
-}  // namespace treematch
+}  // namespace treematch::kernels
