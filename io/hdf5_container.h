@@ -1,0 +1,26 @@
+// The matrices an HDF5 file holds: every square 2-D dataset and every CSR group, for batch mapping.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace treematch::io {
+
+/// One matrix object inside an HDF5 file.
+struct Hdf5MatrixObject {
+  std::string object;       ///< its path inside the file, e.g. "/runs/a"
+  std::uint64_t bytes = 0;  ///< storage size, to hand out the largest first
+};
+
+/// The matrix objects of the file `path` at or under `object` ("/" = the whole file), in name
+/// order: square 2-D datasets and groups holding data/indices/indptr (CSR). Hard links only (soft
+/// and external links may loop or leave the file). Throws std::runtime_error naming the call.
+std::vector<Hdf5MatrixObject> list_hdf5_matrices(const std::string& path,
+                                                 const std::string& object);
+
+/// Starts the HDF5 library now: under MPI it registers itself with MPI when it starts, which
+/// must happen on the main thread before worker threads open files. Throws std::runtime_error.
+void start_hdf5();
+
+}  // namespace treematch::io
