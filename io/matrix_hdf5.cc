@@ -240,6 +240,22 @@ void read_1d(const Site& site, hid_t dataset, hid_t memory_type, hsize_t first, 
 }
 
 /// Sorts the entries of the last row (from `start`) by column and sums duplicates, if needed.
+/// The dataspaces of a block of rows of a 2-D dataset: `file` selects count[0] rows from
+/// start[0], `memory` is a dense count[0] x count[1] buffer.
+struct RowBlock {
+  Handle file;
+  Handle memory;
+};
+
+RowBlock row_block(const Site& site, hid_t dataset, const hsize_t start[2], const hsize_t count[2],
+                   const std::string& object) {
+  Handle file = site.own(H5Dget_space(dataset), H5Sclose, "H5Dget_space", object);
+  site.check(H5Sselect_hyperslab(file.get(), H5S_SELECT_SET, start, nullptr, count, nullptr),
+             "H5Sselect_hyperslab", object);
+  Handle memory = site.own(H5Screate_simple(2, count, nullptr), H5Sclose, "H5Screate_simple");
+  return RowBlock{std::move(file), std::move(memory)};
+}
+
 void canonicalize_row(kernels::Csr& rows, std::size_t start) {
   bool sorted = true;
   for (std::size_t k = start + 1; k < rows.targets.size() && sorted; ++k) {
@@ -564,14 +580,8 @@ struct Hdf5MatrixReader::Impl {
     for (auto r = static_cast<hsize_t>(first_row); r < end; r += block) {
       const hsize_t count[2] = {std::min(block, end - r), order};
       const hsize_t start[2] = {r, 0};
-      const Handle file_space =
-          site.own(H5Dget_space(dense.get()), H5Sclose, "H5Dget_space", object);
-      site.check(
-          H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr),
-          "H5Sselect_hyperslab", object);
-      const Handle memory_space =
-          site.own(H5Screate_simple(2, count, nullptr), H5Sclose, "H5Screate_simple");
-      site.check(H5Dread(dense.get(), H5T_NATIVE_DOUBLE, memory_space.get(), file_space.get(),
+      const RowBlock spaces = row_block(site, dense.get(), start, count, object);
+      site.check(H5Dread(dense.get(), H5T_NATIVE_DOUBLE, spaces.memory.get(), spaces.file.get(),
                          H5P_DEFAULT, values.data()),
                  "H5Dread", object);
       for (hsize_t i = 0; i < count[0]; ++i) {
@@ -949,14 +959,8 @@ void write_matrix_hdf5_dense(const std::string& path, Index n, const DenseRowPro
                     std::span<double>(buffer).subspan(static_cast<std::size_t>(i * order),
                                                       static_cast<std::size_t>(order)));
       }
-      const Handle file_space =
-          site.own(H5Dget_space(dataset.get()), H5Sclose, "H5Dget_space", object);
-      site.check(
-          H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr),
-          "H5Sselect_hyperslab", object);
-      const Handle memory_space =
-          site.own(H5Screate_simple(2, count, nullptr), H5Sclose, "H5Screate_simple");
-      site.check(H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, memory_space.get(), file_space.get(),
+      const RowBlock spaces = row_block(site, dataset.get(), start, count, object);
+      site.check(H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, spaces.memory.get(), spaces.file.get(),
                           H5P_DEFAULT, buffer.data()),
                  "H5Dwrite", object);
     }

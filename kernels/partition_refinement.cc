@@ -98,19 +98,6 @@ void replace_member(Groups& groups, Index g, Index from, Index to) {
   std::sort(first, last);
 }
 
-Groups ordered_by_first_member(const Groups& groups) {
-  std::vector<Index> order(at(groups.count()));
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(),
-            [&](Index x, Index y) { return groups.group(x)[0] < groups.group(y)[0]; });
-  Groups out;
-  out.k = groups.k;
-  out.members.reserve(groups.members.size());
-  for (Index g : order)
-    out.members.insert(out.members.end(), groups.group(g).begin(), groups.group(g).end());
-  return out;
-}
-
 long long refine(CsrView m, Groups& groups, int rounds, bool parallel) {
   if (groups.count() < 2) return 0;
   const Index stored = static_cast<Index>(m.offsets.size()) - 1;

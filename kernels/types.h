@@ -1,7 +1,9 @@
 // Plain types shared by the parallel kernels: indexes, weights and a read-only CSR view.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <numeric>
 #include <span>
 #include <vector>
 
@@ -47,5 +49,20 @@ struct Groups {
         static_cast<std::size_t>(g) * static_cast<std::size_t>(k), static_cast<std::size_t>(k));
   }
 };
+
+/// The same groups listed by their smallest member (members sorted inside each group): the order
+/// in which a level's groups become the next level's processes.
+inline Groups ordered_by_first_member(const Groups& groups) {
+  std::vector<Index> order(static_cast<std::size_t>(groups.count()));
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(),
+            [&](Index x, Index y) { return groups.group(x)[0] < groups.group(y)[0]; });
+  Groups out;
+  out.k = groups.k;
+  out.members.reserve(groups.members.size());
+  for (Index g : order)
+    out.members.insert(out.members.end(), groups.group(g).begin(), groups.group(g).end());
+  return out;
+}
 
 }  // namespace treematch::kernels

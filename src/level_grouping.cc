@@ -96,21 +96,6 @@ std::optional<std::vector<Index>> select(const Round& round, Index n, Heuristic 
   return std::nullopt;
 }
 
-Groups sorted_by_first_member(Groups groups) {
-  std::vector<Index> order(at(groups.count()));
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(),
-            [&](Index a, Index b) { return groups.group(a)[0] < groups.group(b)[0]; });
-  Groups out;
-  out.k = groups.k;
-  out.members.reserve(groups.members.size());
-  for (Index g : order) {
-    const auto members = groups.group(g);
-    out.members.insert(out.members.end(), members.begin(), members.end());
-  }
-  return out;
-}
-
 /// Runs one heuristic through the candidate rounds and the final packing.
 std::optional<LevelGrouping> run_heuristic(const LevelMatrix& m, Index k, bool exhaustive,
                                            const Round& first_round, Heuristic heuristic,
@@ -138,7 +123,7 @@ std::optional<LevelGrouping> run_heuristic(const LevelMatrix& m, Index k, bool e
   }
   const Groups rest = kernels::pack_remaining(m.links, m.rowsum, free, k);
   chosen.members.insert(chosen.members.end(), rest.members.begin(), rest.members.end());
-  result.groups = sorted_by_first_member(std::move(chosen));
+  result.groups = kernels::ordered_by_first_member(chosen);
   const std::vector<Weight> values = kernels::group_values(m.full, m.rowsum, result.groups);
   result.total_value = std::accumulate(values.begin(), values.end(), 0.0);
   result.heuristic = name_of(heuristic);
