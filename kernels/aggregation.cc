@@ -108,37 +108,43 @@ Csr compact(Index count, const std::vector<Offset>& bound, const std::vector<Off
 
 }  // namespace
 
-Csr aggregate(CsrView graph, const Groups& groups) {
+namespace {
+
+/// Rows are built into upper-bound slots (in parallel or not), then packed.
+Csr aggregate_rows(CsrView graph, const Groups& groups, bool parallel) {
+  const Index count = groups.count();
   const std::vector<Index> owner = group_of_vertices(groups, graph.n);
   const std::vector<Offset> bound = bound_offsets(graph, groups);
   std::vector<Index> targets(pos(bound.back()));
   std::vector<Weight> weights(pos(bound.back()));
-  std::vector<Offset> length(at(groups.count()));
-  const Index count = groups.count();
-  tbb::enumerable_thread_specific<RowAccumulator> accumulators(
-      [count] { return RowAccumulator(count); });
-  tbb::parallel_for(
-      tbb::blocked_range<Index>(0, count, 256), [&](const tbb::blocked_range<Index>& range) {
-        RowAccumulator& accumulator = accumulators.local();
-        for (Index g = range.begin(); g != range.end(); ++g) {
-          length[at(g)] =
-              accumulator.build_row(graph, groups, owner, g, targets, weights, bound[at(g)]);
-        }
-      });
-  return compact(groups.count(), bound, length, targets, weights, /*parallel=*/true);
+  std::vector<Offset> length(at(count));
+  const auto build = [&](RowAccumulator& accumulator, Index first, Index last) {
+    for (Index g = first; g < last; ++g) {
+      length[at(g)] =
+          accumulator.build_row(graph, groups, owner, g, targets, weights, bound[at(g)]);
+    }
+  };
+  if (parallel) {
+    tbb::enumerable_thread_specific<RowAccumulator> accumulators(
+        [count] { return RowAccumulator(count); });
+    tbb::parallel_for(tbb::blocked_range<Index>(0, count, 256),
+                      [&](const tbb::blocked_range<Index>& range) {
+                        build(accumulators.local(), range.begin(), range.end());
+                      });
+  } else {
+    RowAccumulator accumulator(count);
+    build(accumulator, 0, count);
+  }
+  return compact(count, bound, length, targets, weights, parallel);
 }
 
+}  // namespace
+
+Csr aggregate(CsrView graph, const Groups& groups) {
+  return aggregate_rows(graph, groups, /*parallel=*/true);
+}
 Csr aggregate_seq(CsrView graph, const Groups& groups) {
-  const std::vector<Index> owner = group_of_vertices(groups, graph.n);
-  const std::vector<Offset> bound = bound_offsets(graph, groups);
-  std::vector<Index> targets(pos(bound.back()));
-  std::vector<Weight> weights(pos(bound.back()));
-  std::vector<Offset> length(at(groups.count()));
-  RowAccumulator accumulator(groups.count());
-  for (Index g = 0; g < groups.count(); ++g) {
-    length[at(g)] = accumulator.build_row(graph, groups, owner, g, targets, weights, bound[at(g)]);
-  }
-  return compact(groups.count(), bound, length, targets, weights, /*parallel=*/false);
+  return aggregate_rows(graph, groups, /*parallel=*/false);
 }
 
 }  // namespace treematch::kernels
