@@ -25,6 +25,7 @@
 #include "io/hdf5_container.h"
 #include "io/input_error.h"
 #include "io/matrix_hdf5.h"
+#include "io/matrix_reader.h"
 #include "io/topology_reader.h"
 #include "src/distributed/batch_scheduler.h"
 
@@ -135,9 +136,10 @@ class Expander {
  private:
   /// `path` (already resolved), named from `label` (for a file, its file name).
   void add_entry(const std::string& written, const std::string& path, const std::string& label) {
-    const auto [file, object] = split_object(path);
-    if (!object.empty()) {
-      add_hdf5(file, object, fs::path(file).filename().string(), /*whole_file=*/false);
+    const io::Hdf5ObjectName name = io::split_hdf5_object(path);
+    if (!name.object.empty()) {
+      add_hdf5(name.file, name.object, fs::path(name.file).filename().string(),
+               /*whole_file=*/false);
       return;
     }
     std::error_code ec;
@@ -149,21 +151,6 @@ class Expander {
       // A missing or unreadable file fails when it is read, with `map`'s message.
       add(Pattern{label, path, "", file_bytes(path), ""});
     }
-  }
-
-  /// "file.h5:/a/b" -> {"file.h5", "/a/b"} when file.h5 exists; otherwise {path, ""}.
-  static std::pair<std::string, std::string> split_object(const std::string& path) {
-    const std::string low = lower(path);
-    for (const char* suffix : {".h5:/", ".hdf5:/"}) {
-      const std::size_t at = low.find(suffix);
-      if (at == std::string::npos) continue;
-      const std::size_t colon = at + std::strlen(suffix) - 2;
-      std::error_code ec;
-      if (fs::is_regular_file(path.substr(0, colon), ec)) {
-        return {path.substr(0, colon), path.substr(colon + 1)};
-      }
-    }
-    return {path, ""};
   }
 
   void add_list(const std::string& input) {
@@ -222,7 +209,8 @@ class Expander {
   }
 
   /// An HDF5 file: one pattern when it is a single matrix file for `map` (/matrix or /size at the
-  /// root), else one per matrix object at or under `object`.
+  /// root) or `object` is a group laid out like one (file.h5:/external holding size and msg),
+  /// else one per matrix object at or under `object`.
   void add_hdf5(const std::string& path, const std::string& object, const std::string& label,
                 bool whole_file) {
     if (whole_file) {
@@ -241,6 +229,11 @@ class Expander {
     try {
       if (object != "/" && !io::hdf5_has_object(path, object)) {
         fail(label, path + ": no object " + object + " in this HDF5 file");
+        return;
+      }
+      if (object != "/" && (io::hdf5_has_group_member(path, object, "size") ||
+                            io::hdf5_has_group_member(path, object, "matrix"))) {
+        add(Pattern{label + ":" + object, path, object, file_bytes(path), ""});
         return;
       }
       found = io::list_hdf5_matrices(path, object);
@@ -333,6 +326,7 @@ Placement load_placement(const InputOptions& options) {
       throw io::InputError("--node-size", e.what());
     }
   }
+  placement.topology = apply_link_costs(placement.topology, options.link_costs);
   if (!options.cores.empty()) {
     const bool physical = io::parse_numbering(options.numbering) == io::Numbering::kPhysical;
     for (Index id :
@@ -350,20 +344,14 @@ Placement load_placement(const InputOptions& options) {
   return placement;
 }
 
-/// Inputs for one matrix object of an HDF5 file (load_inputs reads whole files only).
+/// Inputs for one object of an HDF5 file, "file.h5:/object" read as `map --matrix` reads it (a
+/// matrix: size only; a group holding size and msg: --metric picks).
 Inputs load_object_inputs(const InputOptions& options, const Pattern& pattern) {
   const std::string source = pattern.source();
-  if (io::parse_metric(options.metric) != io::Metric::kSize) {
-    throw io::InputError(source, "an HDF5 matrix object carries a single metric (size); --metric " +
-                                     options.metric +
-                                     " needs a file with /size and /msg, given as a whole");
-  }
   Inputs inputs;
   inputs.numbering = io::parse_numbering(options.numbering);
   auto start = Clock::now();
-  kernels::Csr rows = io::read_hdf5_matrix_rows(pattern.path, pattern.object);
-  inputs.graph = CommGraph::from_directed_rows(rows.n, std::move(rows.offsets),
-                                               std::move(rows.targets), std::move(rows.weights));
+  inputs.graph = io::read_matrix(source, io::parse_metric(options.metric));
   inputs.read_seconds = seconds_since(start);
   start = Clock::now();
   Placement placement = load_placement(options);

@@ -10,6 +10,7 @@
 #include "io/input_error.h"
 #include "io/matrix_reader.h"
 #include "io/matrix_stream.h"
+#include "io/ompi_monitoring_reader.h"
 
 namespace treematch::apps {
 namespace {
@@ -22,6 +23,42 @@ std::string layout(io::MatrixFormat format, const io::Hdf5WriteOptions& hdf5) {
   if (!io::is_hdf5(format)) return io::matrix_format_name(format);
   return fmt::format("{}, {}", io::matrix_format_name(format),
                      hdf5.compress ? "deflate" : "uncompressed");
+}
+
+/// `convert --from ompi-monitoring DIR OUT.h5`: every traffic class, and their sum, in one file.
+int run_convert_ompi_monitoring(const ConvertOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  if (!options.metric.empty()) {
+    throw io::InputError("--metric",
+                         "does not apply to --from ompi-monitoring: OUT gets size and "
+                         "msg of every traffic class (map picks one with --metric)");
+  }
+  io::Hdf5WriteOptions hdf5;
+  const io::MatrixFormat format = resolve_output(options.out, options.output, hdf5);
+  if (format != io::MatrixFormat::kHdf5Csr) {
+    throw io::InputError(
+        options.output, std::string("--from ompi-monitoring writes HDF5 (/size, /msg and the "
+                                    "groups /external, /internal, /onesided), not ") +
+                            io::matrix_format_name(format) + "; name OUT *.h5 or give --format h5");
+  }
+  // Read and check every rank file before creating anything.
+  const io::OmpiMonitoringPattern pattern = io::read_ompi_monitoring(options.input);
+  io::PendingFile pending(options.output);
+  io::write_ompi_monitoring_hdf5(pending.temporary(), pattern, hdf5);
+  pending.commit();
+
+  const auto traffic = [](const io::TrafficMatrices& m) {
+    return fmt::format("{} B / {} msgs", m.total_bytes(), m.total_messages());
+  };
+  std::cerr << fmt::format(
+      "treematch convert: {}.<rank>.prof -> {} ({}): {} ranks; external {}, internal {}, "
+      "one-sided {}; /size and /msg = their sum ({} and {} entries); {} C lines not added "
+      "(already in E/I); {:.3f} s\n",
+      pattern.prefix, options.output, layout(format, hdf5), pattern.ranks,
+      traffic(pattern.external), traffic(pattern.internal), traffic(pattern.onesided),
+      pattern.total.size.targets.size(), pattern.total.msg.targets.size(), pattern.collective_lines,
+      seconds_since(start));
+  return 0;
 }
 
 }  // namespace
@@ -59,12 +96,26 @@ io::MatrixFormat resolve_output(const MatrixOutputOptions& options, const std::s
 
 CLI::App* add_convert_command(CLI::App& app, ConvertOptions& options) {
   CLI::App* convert = app.add_subcommand(
-      "convert", "rewrite a communication matrix in another format (.mat, .csv, METIS, HDF5)");
-  convert->add_option("IN", options.input, "matrix to read (any format map reads)")->required();
+      "convert",
+      "rewrite a communication matrix in another format (.mat, .csv, METIS, HDF5), or import "
+      "the files of Open MPI's monitoring (--from ompi-monitoring)");
+  convert
+      ->add_option("IN", options.input,
+                   "matrix to read (any format map reads); with --from ompi-monitoring, the "
+                   "directory or prefix (DIR/prof) of the <prefix>.<rank>.prof files")
+      ->required();
   convert->add_option("OUT", options.output, "file to write (atomically)")->required();
   convert->add_option("--metric", options.metric,
                       "size | msg | avg when IN carries both (CSV pair, HDF5 /size + /msg); "
                       "both = write /size and /msg (HDF5 output only) [default: size]");
+  convert
+      ->add_option("--from", options.from,
+                   "matrix | ompi-monitoring (the per-rank files of mpirun --mca "
+                   "pml_monitoring_enable 2 --mca pml_monitoring_enable_output 3 --mca "
+                   "pml_monitoring_filename prof; OUT = HDF5 with /size and /msg = external + "
+                   "internal + one-sided, and each class in /external, /internal, /onesided)")
+      ->check(CLI::IsMember({"matrix", "ompi-monitoring"}))
+      ->capture_default_str();
   add_matrix_output_options(*convert, options.out);
   convert->footer(
       "Rows are read and written a block at a time (dense text, CSV and METIS line by line, HDF5 "
@@ -77,6 +128,7 @@ CLI::App* add_convert_command(CLI::App& app, ConvertOptions& options) {
 }
 
 int run_convert(const ConvertOptions& options) {
+  if (options.from == "ompi-monitoring") return run_convert_ompi_monitoring(options);
   const auto start = std::chrono::steady_clock::now();
   io::MatrixWriteOptions write;
   const io::MatrixFormat format = resolve_output(options.out, options.output, write.hdf5);

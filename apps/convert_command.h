@@ -27,7 +27,8 @@ io::MatrixFormat resolve_output(const MatrixOutputOptions& options, const std::s
 struct ConvertOptions {
   std::string input;
   std::string output;
-  std::string metric;  ///< size | msg | avg | both; empty = size
+  std::string from = "matrix";  ///< matrix | ompi-monitoring (IN = directory or file prefix)
+  std::string metric;           ///< size | msg | avg | both; empty = size
   MatrixOutputOptions out;
 };
 
@@ -35,6 +36,8 @@ CLI::App* add_convert_command(CLI::App& app, ConvertOptions& options);
 
 /// Reads `input` row block by row block and writes `output` under a temporary name, renamed over
 /// `output` at the end (removed on any error). Prints one summary line, and notes, on stderr.
+/// With from = "ompi-monitoring", reads the rank files of an Open MPI monitoring run instead and
+/// writes every traffic class to the HDF5 file `output` (see io::write_ompi_monitoring_hdf5).
 int run_convert(const ConvertOptions& options);
 
 }  // namespace treematch::apps

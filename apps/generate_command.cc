@@ -1,4 +1,4 @@
-// `treematch generate hierarchical`: the noisy hierarchical matrix of benchmark case D1.
+// `treematch generate`: the noisy hierarchical matrix of benchmark case D1, the geometric G1.
 #include "apps/generate_command.h"
 
 #include <chrono>
@@ -10,24 +10,97 @@
 #include "io/input_error.h"
 #include "io/matrix_stream.h"
 #include "io/topology_reader.h"
+#include "src/geometric_pattern.h"
 
 namespace treematch::apps {
+namespace {
+
+/// The rows of a symmetric CommGraph held in memory, a block at a time.
+class GraphRowSource final : public io::MatrixRowSource {
+ public:
+  explicit GraphRowSource(const CommGraph& graph) : graph_(graph.view()) {}
+  [[nodiscard]] Index size() const override { return graph_.n; }
+  [[nodiscard]] Offset expected_entries() const override {
+    return graph_.offsets[static_cast<std::size_t>(graph_.n)];
+  }
+  Index append_rows(kernels::Csr& rows) override {
+    const Index first = next_;
+    while (next_ < graph_.n && next_ - first < io::kRowBlockRows) {
+      for (Offset e = graph_.row_begin(next_); e < graph_.row_end(next_); ++e) {
+        rows.targets.push_back(graph_.targets[static_cast<std::size_t>(e)]);
+        rows.weights.push_back(graph_.weights[static_cast<std::size_t>(e)]);
+      }
+      rows.offsets.push_back(static_cast<Offset>(rows.targets.size()));
+      ++next_;
+    }
+    return next_ - first;
+  }
+
+ private:
+  kernels::CsrView graph_;
+  Index next_ = 0;
+};
+
+int run_geometric(const GenerateOptions& options, io::MatrixFormat format,
+                  const io::MatrixWriteOptions& write,
+                  std::chrono::steady_clock::time_point start) {
+  GeometricPatternSpec spec;
+  spec.ranks = options.ranks > 0 ? options.ranks : 4096;
+  spec.points = options.points;
+  spec.degree = options.degree;
+  spec.hotspots = options.hotspots;
+  spec.seed = options.seed;
+  if (spec.points < spec.ranks) {
+    throw io::InputError("--points", fmt::format("{} points cannot make {} parts (--ranks)",
+                                                 spec.points, spec.ranks));
+  }
+  if (!(spec.degree > 0.0) || !std::isfinite(spec.degree)) {
+    throw io::InputError("--degree", fmt::format("{} is not a finite value > 0", spec.degree));
+  }
+  const CommGraph graph = make_geometric_pattern(spec);
+  io::PendingFile pending(options.output);
+  GraphRowSource source(graph);
+  io::write_matrix(pending.temporary(), format, source, write);
+  pending.commit();
+  std::cerr << fmt::format(
+      "treematch generate: geometric, {} ranks from {} points (degree {}, {} hotspots), seed {}: "
+      "{} entries -> {} ({}), {:.3f} s\n",
+      spec.ranks, spec.points, spec.degree, spec.hotspots, spec.seed, graph.nnz(), options.output,
+      io::matrix_format_name(format),
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  return 0;
+}
+
+}  // namespace
 
 CLI::App* add_generate_command(CLI::App& app, GenerateOptions& options) {
   CLI::App* generate = app.add_subcommand(
       "generate",
       "write a synthetic matrix: hierarchical = 10^(depth - h) x (1 + noise x U[0,1)) between "
-      "ranks whose common ancestor is h levels up, ranks on randomly permuted leaves");
-  generate->add_option("KIND", options.kind, "hierarchical")
+      "ranks whose common ancestor is h levels up, ranks on randomly permuted leaves; geometric "
+      "= edges cut between the parts of a random geometric graph split by recursive coordinate "
+      "bisection into parts of equal work, ranks in random order");
+  generate->add_option("KIND", options.kind, "hierarchical | geometric")
       ->required()
-      ->check(CLI::IsMember({"hierarchical"}));
+      ->check(CLI::IsMember({"hierarchical", "geometric"}));
   generate->add_option("OUT", options.output, "file to write (atomically)")->required();
+  generate->add_option("--topology,-t", options.topology,
+                       "hierarchical: the tree (hwloc synthetic string, tleaf or hwloc XML)");
   generate
-      ->add_option("--topology,-t", options.topology,
-                   "the tree: hwloc synthetic string, tleaf or hwloc XML (as for map)")
-      ->required();
-  generate->add_option("--ranks", options.ranks, "number of ranks (default: one per leaf)")
+      ->add_option("--ranks", options.ranks,
+                   "number of ranks (hierarchical: default one per leaf; geometric: parts, "
+                   "default 4096)")
       ->check(CLI::PositiveNumber);
+  generate->add_option("--points", options.points, "geometric: points of the geometric graph")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  generate->add_option("--degree", options.degree, "geometric: expected neighbours of a point")
+      ->capture_default_str();
+  generate
+      ->add_option("--hotspots", options.hotspots,
+                   "geometric: regions of 20x work, where parts are small (0 = uniform)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   generate->add_option("--noise", options.noise, "relative noise: entries x (1 + noise x U[0,1))")
       ->capture_default_str();
   generate->add_option("--seed", options.seed, "seed of the rank permutation and of the noise")
@@ -42,6 +115,10 @@ int run_generate(const GenerateOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   io::MatrixWriteOptions write;
   const io::MatrixFormat format = resolve_output(options.out, options.output, write.hdf5);
+  if (options.kind == "geometric") return run_geometric(options, format, write, start);
+  if (options.topology.empty()) {
+    throw io::InputError("--topology", "generate hierarchical needs the tree (--topology)");
+  }
   const Topology topology = io::read_topology(options.topology);
   if (options.ranks > topology.leaf_count()) {
     throw io::InputError("--ranks",

@@ -1,4 +1,4 @@
-// `treematch generate`: writes synthetic communication matrices (the benchmarks' case D1).
+// `treematch generate`: writes synthetic communication matrices (the benchmarks' D1 and G1).
 #pragma once
 
 #include <cstdint>
@@ -18,13 +18,17 @@ struct GenerateOptions {
   double noise = 0.1;
   std::uint64_t seed = 1;
   bool directed = false;
+  // geometric: see treematch::GeometricPatternSpec
+  int points = 1 << 20;
+  double degree = 8.0;
+  int hotspots = 8;
   MatrixOutputOptions out;
 };
 
 CLI::App* add_generate_command(CLI::App& app, GenerateOptions& options);
 
-/// Writes the matrix (io::hierarchical_matrix_rows) to `output` atomically; one summary line on
-/// stderr.
+/// Writes the matrix (io::hierarchical_matrix_rows, or make_geometric_pattern) to `output`
+/// atomically; one summary line on stderr.
 int run_generate(const GenerateOptions& options);
 
 }  // namespace treematch::apps

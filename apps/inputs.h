@@ -4,11 +4,14 @@
 #include <string>
 #include <vector>
 
+#include <mpi.h>
+
 #include <CLI/CLI.hpp>
 
 #include "io/mapping_writer.h"
 #include "io/matrix_reader.h"
 #include "src/comm_graph.h"
+#include "src/distributed/distributed_input.h"
 #include "src/topology.h"
 
 namespace treematch::apps {
@@ -21,8 +24,13 @@ struct InputOptions {
   std::string numbering = "logical";
   std::string cores;  ///< --cores list or file; empty = all leaves
   int oversubscribe = 1;
-  int node_size = 0;  ///< leaves per machine, 0 = from the topology
+  int node_size = 0;       ///< leaves per machine, 0 = from the topology
+  std::string link_costs;  ///< "1:10:100": per-level link costs, bottom-up; empty = the topology's
   int threads = 0;
+  /// Under mpirun: the job's ranks, which share the reading and the mapping of an HDF5 matrix.
+  MPI_Comm comm = MPI_COMM_NULL;
+  /// Under mpirun: levels are gathered on every rank once they have at most this many entries.
+  long long gather_entries = distributed::DistributedContext{}.gather_entries;
 };
 
 /// Registers --matrix, --topology, --metric, --numbering, --cores, --oversubscribe, --node-size
@@ -31,17 +39,36 @@ void add_input_options(CLI::App& command, InputOptions& options);
 
 /// What the options denote, read and checked.
 struct Inputs {
-  CommGraph graph;
+  CommGraph graph;  ///< empty when `distributed` holds the matrix
+  /// Under mpirun with an HDF5 matrix: each rank's rows (read collectively), mapped together.
+  std::unique_ptr<distributed::DistributedMappingInput> distributed;
   Topology topology;
   std::vector<Index> allowed_leaves;  ///< logical, sorted; empty = all
   std::vector<std::string> hosts;     ///< per machine, from --topology allocation; else empty
   io::Numbering numbering = io::Numbering::kLogical;
   double read_seconds = 0.0;
   double topology_seconds = 0.0;
+
+  [[nodiscard]] Index processes() const { return distributed ? distributed->size() : graph.size(); }
+  [[nodiscard]] Offset entries() const {
+    return distributed ? distributed->total_entries() : graph.nnz();
+  }
+  [[nodiscard]] bool was_symmetrised() const {
+    return distributed ? distributed->was_symmetrised() : graph.was_symmetrised();
+  }
+  /// The whole graph here: a distributed matrix is gathered on every rank (baselines, reports).
+  void gather_graph() {
+    if (distributed && graph.size() == 0) graph = distributed->whole();
+  }
 };
 
 /// Reads the matrix and the topology; throws io::InputError for anything wrong, including
 /// processes that do not fit the usable leaves.
 Inputs load_inputs(const InputOptions& options);
+
+/// `topology` with the link costs of --link-costs ("1:10:100", one per level, the leaves' links
+/// first); unchanged when `spec` is empty. Throws io::InputError naming --link-costs for a bad
+/// number or a count that does not match the levels.
+Topology apply_link_costs(const Topology& topology, const std::string& spec);
 
 }  // namespace treematch::apps

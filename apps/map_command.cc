@@ -8,9 +8,11 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "apps/map_report.h"
 #include "io/atomic_file.h"
 #include "io/input_error.h"
 #include "io/mapping_writer.h"
+#include "io/report_writer.h"
 #include "src/baselines.h"
 #include "src/cost.h"
 #include "src/treematch.h"
@@ -90,8 +92,8 @@ std::string summary(const MapOptions& options, const Inputs& inputs, const TreeM
       "treematch: {} processes ({} entries{}) from {}\n"
       "  topology {} = {} leaves{}, {} per machine\n"
       "  read {:.3f} s, topology {:.3f} s, mapping {:.3f} s\n",
-      inputs.graph.size(), inputs.graph.nnz(),
-      inputs.graph.was_symmetrised() ? ", directed: used as C + C^T" : "", options.input.matrix,
+      inputs.processes(), inputs.entries(),
+      inputs.was_symmetrised() ? ", directed: used as C + C^T" : "", options.input.matrix,
       topo.shape(), topo.leaf_count(),
       inputs.allowed_leaves.empty() ? ""
                                     : fmt::format(" ({} allowed)", inputs.allowed_leaves.size()),
@@ -151,12 +153,16 @@ CLI::App* add_map_command(CLI::App& app, MapOptions& options) {
   map->add_option("--output,-o", options.output,
                   "output file (written atomically; default stdout)");
   map->add_option("--hosts", options.hosts, "host names of the machines: a,b,c or a file");
+  map->add_option("--report", options.report,
+                  "write an HTML report to DIR/index.html: costs against the baselines, traffic "
+                  "per tree level, heat maps of the matrix (implies the --compare baselines)")
+      ->check([](const std::string& dir) { return io::report_directory_problem(dir); });
   map->add_flag("--compare", options.compare,
                 "also cost packed, round-robin, random, MPIPP.1 and MPIPP.5");
   map->add_flag("--verbose,-v", options.verbose, "print the options and per-level details");
-  map->add_flag(
-      "--refine", options.refine,
-      "swap refinement along communication links after TreeMatch (slower; never raises the cost)");
+  map->add_flag("--refine,!--no-refine", options.refine,
+                "after TreeMatch, exchange processes and whole subtrees while the weighted cost "
+                "drops (default on; --no-refine skips it)");
   map->add_flag("--no-split", options.no_split, "walk the tree's own arities only");
   map->add_flag(
       "--table2-split", options.table2_only,
@@ -209,7 +215,8 @@ MapOutcome compute_mapping(const MapOptions& options, const Inputs& inputs, cons
                            Baselines which) {
   MapOutcome outcome;
   const auto start = Clock::now();
-  outcome.result = treematch_map(inputs.graph, inputs.topology, ctx);
+  outcome.result = inputs.distributed ? treematch_map(*inputs.distributed, inputs.topology, ctx)
+                                      : treematch_map(inputs.graph, inputs.topology, ctx);
   outcome.map_seconds = seconds_since(start);
 
   outcome.rows.push_back(CostRow{"treematch", outcome.result.cost, outcome.map_seconds, ""});
@@ -219,8 +226,8 @@ MapOutcome compute_mapping(const MapOptions& options, const Inputs& inputs, cons
   }
 
   outcome.report = nlohmann::json{{"matrix", options.input.matrix},
-                                  {"processes", inputs.graph.size()},
-                                  {"entries", inputs.graph.nnz()},
+                                  {"processes", inputs.processes()},
+                                  {"entries", inputs.entries()},
                                   {"topology",
                                    {{"spec", options.input.topology},
                                     {"tleaf", inputs.topology.to_tleaf()},
@@ -235,14 +242,17 @@ MapOutcome compute_mapping(const MapOptions& options, const Inputs& inputs, cons
 
 int run_map(const MapOptions& options) {
   io::OutputOptions output = map_output_options(options);
-  const Inputs inputs = load_inputs(options.input);
+  Inputs inputs = load_inputs(options.input);
+  // Baselines and reports cost mappings the whole matrix decides: a distributed one is gathered.
+  if (options.compare || !options.report.empty()) inputs.gather_graph();
   if (output.hosts.empty()) output.hosts = inputs.hosts;  // --topology allocation names its nodes
 
   const Context ctx = map_context(options, inputs);
   if (options.verbose) std::cerr << describe(ctx);
 
-  const MapOutcome outcome =
-      compute_mapping(options, inputs, ctx, options.compare ? Baselines::kAll : Baselines::kNone);
+  const MapOutcome outcome = compute_mapping(
+      options, inputs, ctx,
+      options.compare || !options.report.empty() ? Baselines::kAll : Baselines::kNone);
 
   if (!options.writer) return 0;
   const std::string text =
@@ -253,6 +263,11 @@ int run_map(const MapOptions& options) {
     io::write_file_atomically(options.output, text);
   }
   std::cerr << summary(options, inputs, outcome.result, outcome.rows, outcome.map_seconds);
+  if (!options.report.empty()) {
+    const double seconds = write_map_report(options.report, options, inputs, ctx, outcome);
+    std::cerr << fmt::format("  report {}/index.html written in {:.3f} s\n", options.report,
+                             seconds);
+  }
   return 0;
 }
 

@@ -21,11 +21,12 @@ struct MapOptions {
   std::string format = "perm";
   std::string output;  ///< empty = stdout
   std::string hosts;   ///< comma-separated names or a file, one per line
+  std::string report;  ///< --report DIR: write DIR/index.html; empty = no report
   bool compare = false;
   bool verbose = false;
   bool no_split = false;
   bool table2_only = false;
-  bool refine = false;
+  bool refine = true;  ///< refine_mapping after TreeMatch (--no-refine: off)
   std::uint64_t seed = 1;
   int seeds_per_process = 0;  ///< 0 = the Context default
   int max_rounds = 0;         ///< 0 = the Context default

@@ -44,6 +44,7 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   map_options.writer = mpi.rank() == 0;
+  map_options.input.comm = mpi.active() ? MPI_COMM_WORLD : MPI_COMM_NULL;
   const int threads = map->parsed()     ? map_options.input.threads
                       : batch->parsed() ? batch_options.map.input.threads
                                         : eval_options.input.threads;

@@ -13,4 +13,5 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   libhdf5-openmpi-dev hdf5-tools \
   googletest libgtest-dev \
   libcli11-dev libfmt-dev nlohmann-json3-dev \
+  libpng-dev \
   scotch >/dev/null

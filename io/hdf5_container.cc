@@ -3,9 +3,14 @@
 
 #include <hdf5.h>
 
+#include <algorithm>
 #include <array>
+#include <cctype>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <system_error>
 #include <vector>
 
 namespace treematch::io {
@@ -125,6 +130,22 @@ std::vector<Hdf5MatrixObject> list_hdf5_matrices(const std::string& path,
   std::vector<Hdf5MatrixObject> found;
   find_hdf5_matrices(file.get(), object, 0, found);
   return found;
+}
+
+Hdf5ObjectName split_hdf5_object(const std::string& name) {
+  std::string low = name;
+  std::transform(low.begin(), low.end(), low.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  for (const std::string_view suffix : {std::string_view(".h5:/"), std::string_view(".hdf5:/")}) {
+    const std::size_t at = low.find(suffix);
+    if (at == std::string::npos) continue;
+    const std::size_t colon = at + suffix.size() - 2;
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(name.substr(0, colon), ec)) {
+      return {name.substr(0, colon), name.substr(colon + 1)};
+    }
+  }
+  return {name, ""};
 }
 
 void start_hdf5() {

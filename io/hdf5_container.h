@@ -19,6 +19,16 @@ struct Hdf5MatrixObject {
 std::vector<Hdf5MatrixObject> list_hdf5_matrices(const std::string& path,
                                                  const std::string& object);
 
+/// A matrix named inside an HDF5 file, as every command writes it: "FILE.h5:/OBJECT".
+struct Hdf5ObjectName {
+  std::string file;
+  std::string object;  ///< empty when the name is a plain path
+};
+
+/// "run.h5:/external" -> {"run.h5", "/external"} when the text before ":/" ends in .h5 or .hdf5
+/// (any case) and names an existing regular file; otherwise {name, ""} (a plain path).
+Hdf5ObjectName split_hdf5_object(const std::string& name);
+
 /// Starts the HDF5 library now: under MPI it registers itself with MPI when it starts, which
 /// must happen on the main thread before worker threads open files. Throws std::runtime_error.
 void start_hdf5();

@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "io/input_error.h"
+#include "io/matrix_hdf5_parallel.h"
 
 namespace treematch::io {
 namespace {
@@ -147,11 +148,11 @@ class Site {
 };
 
 /// Opens a file for reading, distinguishing "cannot open" from "not HDF5".
-Handle open_for_reading(const Site& site) {
+Handle open_for_reading(const Site& site, hid_t access = H5P_DEFAULT) {
   std::FILE* probe = std::fopen(site.path().c_str(), "rb");
   if (probe == nullptr) site.fail(std::string("cannot open: ") + std::strerror(errno));
   std::fclose(probe);
-  const hid_t file = H5Fopen(site.path().c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  const hid_t file = H5Fopen(site.path().c_str(), H5F_ACC_RDONLY, access);
   if (file < 0) {
     const std::string reason = hdf5_reason();
     site.fail("not a readable HDF5 file (truncated or corrupt?)" +
@@ -226,7 +227,7 @@ std::string read_string_attribute(const Site& site, hid_t owner, const char* nam
 
 /// Reads `count` elements from offset `first` of a 1-D dataset, converted to `memory_type`.
 void read_1d(const Site& site, hid_t dataset, hid_t memory_type, hsize_t first, hsize_t count,
-             void* buffer, const std::string& object) {
+             void* buffer, const std::string& object, hid_t transfer = H5P_DEFAULT) {
   if (count == 0) return;
   const Handle file_space = site.own(H5Dget_space(dataset), H5Sclose, "H5Dget_space", object);
   site.check(
@@ -235,8 +236,23 @@ void read_1d(const Site& site, hid_t dataset, hid_t memory_type, hsize_t first, 
   const Handle memory_space =
       site.own(H5Screate_simple(1, &count, nullptr), H5Sclose, "H5Screate_simple");
   site.check(
-      H5Dread(dataset, memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT, buffer),
+      H5Dread(dataset, memory_type, memory_space.get(), file_space.get(), transfer, buffer),
       "H5Dread", object);
+}
+
+/// This rank's share of a collective read when it has nothing (left) to read: every rank must
+/// make the same number of collective H5Dread calls.
+void read_nothing(const Site& site, hid_t dataset, hid_t transfer, const std::string& object) {
+  const Handle file_space = site.own(H5Dget_space(dataset), H5Sclose, "H5Dget_space", object);
+  site.check(H5Sselect_none(file_space.get()), "H5Sselect_none", object);
+  const hsize_t one = 1;
+  const Handle memory_space =
+      site.own(H5Screate_simple(1, &one, nullptr), H5Sclose, "H5Screate_simple");
+  site.check(H5Sselect_none(memory_space.get()), "H5Sselect_none", object);
+  double unused = 0.0;
+  site.check(H5Dread(dataset, H5T_NATIVE_DOUBLE, memory_space.get(), file_space.get(), transfer,
+                     &unused),
+             "H5Dread", object);
 }
 
 /// Sorts the entries of the last row (from `start`) by column and sums duplicates, if needed.
@@ -398,12 +414,19 @@ struct Hdf5MatrixReader::Impl {
   std::vector<std::int64_t> indptr;
   std::vector<double> values;         ///< read buffer
   std::vector<std::int64_t> columns;  ///< read buffer
+  Handle file_access;  ///< MPI-IO file access (parallel reader), else invalid
+  Handle transfer;     ///< collective transfers (parallel reader), else invalid
+  MPI_Comm comm = MPI_COMM_NULL;
+
+  [[nodiscard]] hid_t transfer_plist() const {
+    return transfer.get() >= 0 ? transfer.get() : H5P_DEFAULT;
+  }
 
   Impl(const std::string& path, std::string name)
       : site(path, /*reading=*/true), object(std::move(name)) {}
 
   void open() {
-    file = open_for_reading(site);
+    file = open_for_reading(site, file_access.get() >= 0 ? file_access.get() : H5P_DEFAULT);
     if (!has_link(site, file.get(), object)) {
       site.fail("missing " + object + ": the file has no dataset or group named " + object);
     }
@@ -572,9 +595,19 @@ struct Hdf5MatrixReader::Impl {
     return r_end;
   }
 
-  void read_dense(Index first_row, Index row_count, kernels::Csr& rows) {
+  /// Dense blocks `read_dense` makes for row_count rows.
+  [[nodiscard]] std::int64_t dense_reads(Index row_count) const {
+    return static_cast<std::int64_t>((static_cast<hsize_t>(row_count) + block_rows - 1) /
+                                     block_rows);
+  }
+
+  /// Reads rows [first_row, first_row + row_count), then empty reads up to `reads` in all
+  /// (collective reading: every rank makes the same number of H5Dread calls).
+  void read_dense(Index first_row, Index row_count, kernels::Csr& rows, std::int64_t reads = 0) {
     const auto order = static_cast<hsize_t>(n);
-    const hsize_t block = std::min(block_rows, static_cast<hsize_t>(std::max<Index>(row_count, 1)));
+    const hsize_t block =
+        reads > 0 ? block_rows
+                  : std::min(block_rows, static_cast<hsize_t>(std::max<Index>(row_count, 1)));
     values.resize(static_cast<std::size_t>(block * order));
     const auto end = static_cast<hsize_t>(first_row) + static_cast<hsize_t>(row_count);
     for (auto r = static_cast<hsize_t>(first_row); r < end; r += block) {
@@ -582,8 +615,9 @@ struct Hdf5MatrixReader::Impl {
       const hsize_t start[2] = {r, 0};
       const RowBlock spaces = row_block(site, dense.get(), start, count, object);
       site.check(H5Dread(dense.get(), H5T_NATIVE_DOUBLE, spaces.memory.get(), spaces.file.get(),
-                         H5P_DEFAULT, values.data()),
+                         transfer_plist(), values.data()),
                  "H5Dread", object);
+      --reads;
       for (hsize_t i = 0; i < count[0]; ++i) {
         const auto row = static_cast<Index>(r + i);
         const double* line = values.data() + i * order;
@@ -598,12 +632,38 @@ struct Hdf5MatrixReader::Impl {
         rows.offsets.push_back(static_cast<Offset>(rows.targets.size()));
       }
     }
+    for (; reads > 0; --reads) read_nothing(site, dense.get(), transfer_plist(), object);
   }
 
-  void read_csr(Index first_row, Index row_count, kernels::Csr& rows) {
+  /// CSR blocks `read_csr` makes for rows [first_row, first_row + row_count).
+  [[nodiscard]] std::int64_t csr_reads(Index first_row, Index row_count) const {
+    const std::size_t end =
+        static_cast<std::size_t>(first_row) + static_cast<std::size_t>(row_count);
+    std::int64_t reads = 0;
+    for (std::size_t r = static_cast<std::size_t>(first_row); r < end; r = csr_block_end(r, end))
+      ++reads;
+    return reads;
+  }
+
+  /// Reads one range of a 1-D dataset; collective reads always call H5Dread, even for nothing.
+  void read_entries(hid_t dataset, hid_t memory_type, hsize_t first, hsize_t count, void* buffer,
+                    const std::string& name) {
+    if (count == 0 && transfer.get() >= 0) {
+      read_nothing(site, dataset, transfer_plist(), name);
+    } else {
+      read_1d(site, dataset, memory_type, first, count, buffer, name, transfer_plist());
+    }
+  }
+
+  /// Reads rows [first_row, first_row + row_count), then empty reads up to `reads` blocks in all.
+  void read_csr(Index first_row, Index row_count, kernels::Csr& rows, std::int64_t reads = 0) {
     const std::size_t end =
         static_cast<std::size_t>(first_row) + static_cast<std::size_t>(row_count);
     std::size_t r = static_cast<std::size_t>(first_row);
+    for (; reads > csr_reads(first_row, row_count); --reads) {
+      read_nothing(site, data.get(), transfer_plist(), object + "/data");
+      read_nothing(site, indices.get(), transfer_plist(), object + "/indices");
+    }
     while (r < end) {
       // Rows [r, r_end) whose entries fit one read (a single longer row is read alone).
       const std::size_t r_end = csr_block_end(r, end);
@@ -611,9 +671,9 @@ struct Hdf5MatrixReader::Impl {
       const auto count = static_cast<hsize_t>(indptr[r_end] - indptr[r]);
       values.resize(static_cast<std::size_t>(count));
       columns.resize(static_cast<std::size_t>(count));
-      read_1d(site, data.get(), H5T_NATIVE_DOUBLE, first, count, values.data(), object + "/data");
-      read_1d(site, indices.get(), H5T_NATIVE_INT64, first, count, columns.data(),
-              object + "/indices");
+      read_entries(data.get(), H5T_NATIVE_DOUBLE, first, count, values.data(), object + "/data");
+      read_entries(indices.get(), H5T_NATIVE_INT64, first, count, columns.data(),
+                   object + "/indices");
       for (; r < r_end; ++r) {
         const std::size_t start = rows.targets.size();
         for (auto e = static_cast<std::size_t>(indptr[r]);
@@ -642,6 +702,43 @@ Hdf5MatrixReader::Hdf5MatrixReader(const std::string& path, const std::string& o
     : impl_(std::make_unique<Impl>(path, object)) {
   const QuietErrors quiet;
   impl_->open();
+}
+
+Hdf5MatrixReader::Hdf5MatrixReader(const std::string& path, const std::string& object,
+                                   MPI_Comm comm)
+    : impl_(std::make_unique<Impl>(path, object)) {
+  const QuietErrors quiet;
+  Impl& impl = *impl_;
+  impl.comm = comm;
+  impl.file_access = impl.site.own(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "H5Pcreate");
+  impl.site.check(H5Pset_fapl_mpio(impl.file_access.get(), comm, MPI_INFO_NULL), "H5Pset_fapl_mpio");
+  impl.transfer = impl.site.own(H5Pcreate(H5P_DATASET_XFER), H5Pclose, "H5Pcreate");
+  impl.site.check(H5Pset_dxpl_mpio(impl.transfer.get(), H5FD_MPIO_COLLECTIVE), "H5Pset_dxpl_mpio");
+  impl.open();
+}
+
+void Hdf5MatrixReader::read_rows_collective(Index first_row, Index row_count,
+                                            kernels::Csr& rows) {
+  Impl& impl = *impl_;
+  if (impl.comm == MPI_COMM_NULL) {
+    throw std::logic_error("Hdf5MatrixReader::read_rows_collective: opened without a communicator");
+  }
+  if (first_row < 0 || row_count < 0 || static_cast<std::int64_t>(first_row) + row_count > impl.n) {
+    throw std::out_of_range(fmt::format(
+        "Hdf5MatrixReader::read_rows_collective: rows [{}, {}+{}) outside [0, {})", first_row,
+        first_row, row_count, impl.n));
+  }
+  const QuietErrors quiet;
+  const std::int64_t mine =
+      impl.csr ? impl.csr_reads(first_row, row_count) : impl.dense_reads(row_count);
+  std::int64_t reads = 0;
+  if (MPI_Allreduce(&mine, &reads, 1, MPI_INT64_T, MPI_MAX, impl.comm) != MPI_SUCCESS)
+    impl.site.fail("MPI_Allreduce failed while agreeing on the collective reads");
+  if (impl.csr) {
+    impl.read_csr(first_row, row_count, rows, reads);
+  } else {
+    impl.read_dense(first_row, row_count, rows, reads);
+  }
 }
 
 Hdf5MatrixReader::~Hdf5MatrixReader() = default;
@@ -719,7 +816,28 @@ bool hdf5_has_object(const std::string& path, const std::string& object) {
   const QuietErrors quiet;
   const Site site(path, /*reading=*/true);
   const Handle file = open_for_reading(site);
-  return has_link(site, file.get(), object);
+  // One link at a time: H5Lexists fails, rather than saying no, when a parent is missing or is
+  // not a group ("/a/b" without "/a").
+  for (std::size_t slash = object.find('/', 1);; slash = object.find('/', slash + 1)) {
+    const std::string prefix = object.substr(0, slash);
+    if (!has_link(site, file.get(), prefix)) return false;
+    if (slash == std::string::npos || slash + 1 == object.size()) return true;
+    const Handle parent =
+        site.own(H5Oopen(file.get(), prefix.c_str(), H5P_DEFAULT), H5Oclose, "H5Oopen", prefix);
+    if (H5Iget_type(parent.get()) != H5I_GROUP) return false;
+  }
+}
+
+bool hdf5_has_group_member(const std::string& path, const std::string& object,
+                           const std::string& member) {
+  const QuietErrors quiet;
+  const Site site(path, /*reading=*/true);
+  const Handle file = open_for_reading(site);
+  const Handle owner =
+      site.own(H5Oopen(file.get(), object.c_str(), H5P_DEFAULT), H5Oclose, "H5Oopen", object);
+  const H5I_type_t type = H5Iget_type(owner.get());
+  if (type == H5I_BADID) site.call_failed("H5Iget_type", object);
+  return type == H5I_GROUP && has_link(site, owner.get(), member);
 }
 
 kernels::Csr read_hdf5_matrix_rows(const std::string& path, const std::string& object) {
@@ -985,6 +1103,272 @@ void write_matrix_hdf5_dense(const std::string& path, Index n, std::span<const d
         std::copy(first, first + static_cast<std::ptrdiff_t>(order), out.begin());
       },
       object, mode, options);
+}
+
+namespace {
+
+/// Opens `object` of an existing file for adding the attribute `name` (removed if present) and
+/// hands it to `write`.
+template <typename Write>
+void with_attribute_owner(const std::string& path, const std::string& object,
+                          const std::string& name, const Write& write) {
+  const QuietErrors quiet;
+  const Site site(path, /*reading=*/false);
+  Handle file = open_for_writing(site, Hdf5WriteMode::kAppend);
+  {
+    const Handle owner =
+        site.own(H5Oopen(file.get(), object.c_str(), H5P_DEFAULT), H5Oclose, "H5Oopen", object);
+    const htri_t exists = H5Aexists(owner.get(), name.c_str());
+    if (exists < 0) site.call_failed("H5Aexists", name);
+    if (exists > 0) site.check(H5Adelete(owner.get(), name.c_str()), "H5Adelete", name);
+    write(site, owner.get());
+  }
+  close_written(site, file);
+}
+
+}  // namespace
+
+void write_hdf5_attribute(const std::string& path, const std::string& object,
+                          const std::string& name, const std::string& value) {
+  with_attribute_owner(path, object, name, [&](const Site& site, hid_t owner) {
+    write_string_attribute(site, owner, name.c_str(), value.c_str());
+  });
+}
+
+void write_hdf5_attribute(const std::string& path, const std::string& object,
+                          const std::string& name, std::int64_t value) {
+  with_attribute_owner(path, object, name, [&](const Site& site, hid_t owner) {
+    const Handle space = site.own(H5Screate(H5S_SCALAR), H5Sclose, "H5Screate", name);
+    const Handle attribute = site.own(
+        H5Acreate2(owner, name.c_str(), H5T_STD_I64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+        H5Aclose, "H5Acreate2", name);
+    site.check(H5Awrite(attribute.get(), H5T_NATIVE_INT64, &value), "H5Awrite", name);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parallel (MPI-IO) CSR writing: io/matrix_hdf5_parallel.h.
+
+namespace {
+
+/// Runs `step` on this rank and agrees with every rank of `comm` on the outcome: returns on every
+/// rank when it succeeded everywhere, otherwise throws on every rank so that no rank goes on to a
+/// collective call alone: the lowest failing rank its own error, the others Hdf5PeerError naming
+/// that rank (one message per failure, not one per rank).
+template <typename Step>
+void agreed_step(MPI_Comm comm, const std::string& path, const Step& step) {
+  std::string error;
+  bool invalid = false;
+  try {
+    step();
+  } catch (const std::invalid_argument& e) {
+    error = e.what();
+    invalid = true;
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  int rank = 0;
+  int size = 1;
+  if (MPI_Comm_rank(comm, &rank) != MPI_SUCCESS || MPI_Comm_size(comm, &size) != MPI_SUCCESS) {
+    throw Hdf5Error(path + ": MPI_Comm_rank/MPI_Comm_size failed (agreeing on a parallel write)");
+  }
+  const int mine = error.empty() ? size : rank;
+  int first_failed = size;
+  if (MPI_Allreduce(&mine, &first_failed, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) {
+    throw Hdf5Error(path + ": MPI_Allreduce failed (agreeing on a parallel write)");
+  }
+  if (first_failed == size) return;
+  if (first_failed != rank) {
+    throw Hdf5PeerError(fmt::format("{}: a parallel write failed on rank {}", path, first_failed));
+  }
+  if (invalid) throw std::invalid_argument(error);
+  throw Hdf5Error(error);
+}
+
+/// Creates the 1-D dataset `name` of `length` elements in `group` and writes, with the collective
+/// transfer list `transfer`, this rank's `blocks` of it ({start, count}, increasing, disjoint)
+/// from `buffer`, which holds their elements in that order.
+void write_parallel_1d(const Site& site, hid_t group, const std::string& object, const char* name,
+                       hid_t file_type, hid_t memory_type, hsize_t length,
+                       std::span<const std::pair<hsize_t, hsize_t>> blocks, const void* buffer,
+                       hid_t create, hid_t transfer) {
+  const std::string what = object + "/" + name;
+  const Handle space =
+      site.own(H5Screate_simple(1, &length, nullptr), H5Sclose, "H5Screate_simple", what);
+  const Handle dataset =
+      site.own(H5Dcreate2(group, name, file_type, space.get(), H5P_DEFAULT, create, H5P_DEFAULT),
+               H5Dclose, "H5Dcreate2", what);
+  if (length == 0) return;  // the same on every rank: nobody writes
+  const Handle file_space = site.own(H5Dget_space(dataset.get()), H5Sclose, "H5Dget_space", what);
+  site.check(H5Sselect_none(file_space.get()), "H5Sselect_none", what);
+  hsize_t selected = 0;
+  for (const auto& [start, count] : blocks) {
+    if (count == 0) continue;
+    site.check(
+        H5Sselect_hyperslab(file_space.get(), H5S_SELECT_OR, &start, nullptr, &count, nullptr),
+        "H5Sselect_hyperslab", what);
+    selected += count;
+  }
+  // A rank with nothing to write still takes part in the collective write, with empty selections.
+  const hsize_t memory_length = std::max<hsize_t>(selected, 1);
+  const Handle memory_space =
+      site.own(H5Screate_simple(1, &memory_length, nullptr), H5Sclose, "H5Screate_simple", what);
+  if (selected == 0) site.check(H5Sselect_none(memory_space.get()), "H5Sselect_none", what);
+  const std::int64_t placeholder = 0;
+  site.check(H5Dwrite(dataset.get(), memory_type, memory_space.get(), file_space.get(), transfer,
+                      selected > 0 ? buffer : &placeholder),
+             "H5Dwrite", what);
+}
+
+void check_mpi_call(int rc, const char* call, const std::string& path) {
+  if (rc != MPI_SUCCESS) throw Hdf5Error(path + ": " + call + " failed");
+}
+
+}  // namespace
+
+struct Hdf5ParallelCsrFile::Impl {
+  MPI_Comm comm;
+  Site site;
+  Handle file;
+  Handle transfer;  ///< H5FD_MPIO_COLLECTIVE transfers
+  bool closed = false;
+
+  Impl(MPI_Comm c, const std::string& path) : comm(c), site(path, /*reading=*/false) {}
+};
+
+Hdf5ParallelCsrFile::Hdf5ParallelCsrFile(MPI_Comm comm, const std::string& path)
+    : impl_(std::make_unique<Impl>(comm, path)) {
+  const QuietErrors quiet;
+  Impl& f = *impl_;
+  agreed_step(comm, path, [&] {
+    const Handle access = f.site.own(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "H5Pcreate");
+    f.site.check(H5Pset_fapl_mpio(access.get(), comm, MPI_INFO_NULL), "H5Pset_fapl_mpio");
+    f.file = f.site.own(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get()), H5Fclose,
+                        "H5Fcreate");
+    f.transfer = f.site.own(H5Pcreate(H5P_DATASET_XFER), H5Pclose, "H5Pcreate");
+    f.site.check(H5Pset_dxpl_mpio(f.transfer.get(), H5FD_MPIO_COLLECTIVE), "H5Pset_dxpl_mpio");
+  });
+}
+
+Hdf5ParallelCsrFile::~Hdf5ParallelCsrFile() {
+  try {
+    close();
+  } catch (...) {
+    // Already reported by the step that failed; a destructor never throws.
+  }
+}
+
+void Hdf5ParallelCsrFile::write(const std::string& object, Index n, const kernels::Csr& rows) {
+  Impl& f = *impl_;
+  const std::string& path = f.site.path();
+  const std::size_t local_rows = rows.offsets.empty() ? 0 : rows.offsets.size() - 1;
+  const Offset first = rows.offsets.empty() ? 0 : rows.offsets.front();
+  const Offset last = rows.offsets.empty() ? 0 : rows.offsets.back();
+  // This rank's rows and entries follow those of the lower ranks.
+  const std::int64_t local[2] = {static_cast<std::int64_t>(local_rows), last - first};
+  std::int64_t before[2] = {0, 0};
+  std::int64_t total[2] = {0, 0};
+  int rank = 0;
+  check_mpi_call(MPI_Comm_rank(f.comm, &rank), "MPI_Comm_rank", path);
+  check_mpi_call(MPI_Exscan(local, before, 2, MPI_INT64_T, MPI_SUM, f.comm), "MPI_Exscan", path);
+  if (rank == 0) before[0] = before[1] = 0;  // MPI_Exscan leaves rank 0's result undefined
+  check_mpi_call(MPI_Allreduce(local, total, 2, MPI_INT64_T, MPI_SUM, f.comm), "MPI_Allreduce",
+                 path);
+  agreed_step(f.comm, path, [&] {
+    if (n < 0 || total[0] != n) {
+      throw std::invalid_argument(fmt::format(
+          "{}: {}: the ranks hold {} rows of a matrix of order {}", path, object, total[0], n));
+    }
+    for (std::size_t r = 0; r < local_rows; ++r) {
+      if (rows.offsets[r + 1] < rows.offsets[r]) {
+        throw std::invalid_argument(
+            fmt::format("{}: {}: row offsets are not monotone", path, object));
+      }
+    }
+    for (Offset e = first; e < last; ++e) {
+      const Index c = rows.targets[static_cast<std::size_t>(e)];
+      if (c < 0 || c >= n) {
+        throw std::invalid_argument(
+            fmt::format("{}: {}: column {} outside [0, {})", path, object, c, n));
+      }
+    }
+  });
+  const QuietErrors quiet;
+  agreed_step(f.comm, path, [&] {
+    const Site& site = f.site;
+    const Handle link_plist = make_link_plist(site);
+    const Handle group = site.own(
+        H5Gcreate2(f.file.get(), object.c_str(), link_plist.get(), H5P_DEFAULT, H5P_DEFAULT),
+        H5Gclose, "H5Gcreate2", object);
+    // Contiguous and never filled: every element is written once, by its rank.
+    const Handle create = site.own(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, "H5Pcreate");
+    site.check(H5Pset_fill_time(create.get(), H5D_FILL_TIME_NEVER), "H5Pset_fill_time");
+
+    const auto entries = static_cast<hsize_t>(total[1]);
+    const std::pair<hsize_t, hsize_t> slice[1] = {
+        {static_cast<hsize_t>(before[1]), static_cast<hsize_t>(local[1])}};
+    const std::vector<double> values(rows.weights.begin() + first, rows.weights.begin() + last);
+    const std::vector<std::int64_t> columns(rows.targets.begin() + first,
+                                            rows.targets.begin() + last);
+    write_parallel_1d(site, group.get(), object, "data", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, entries,
+                      slice, values.data(), create.get(), f.transfer.get());
+    write_parallel_1d(site, group.get(), object, "indices", H5T_STD_I64LE, H5T_NATIVE_INT64,
+                      entries, slice, columns.data(), create.get(), f.transfer.get());
+
+    // indptr: where each of this rank's rows starts; rank 0 also writes the end, indptr[n].
+    std::vector<std::int64_t> starts;
+    starts.reserve(local_rows + 1);
+    for (std::size_t r = 0; r < local_rows; ++r)
+      starts.push_back(before[1] + (rows.offsets[r] - first));
+    std::vector<std::pair<hsize_t, hsize_t>> blocks = {
+        {static_cast<hsize_t>(before[0]), static_cast<hsize_t>(local_rows)}};
+    if (rank == 0) {
+      starts.push_back(total[1]);
+      blocks.emplace_back(static_cast<hsize_t>(n), 1);
+    }
+    write_parallel_1d(site, group.get(), object, "indptr", H5T_STD_I64LE, H5T_NATIVE_INT64,
+                      static_cast<hsize_t>(n) + 1, blocks, starts.data(), create.get(),
+                      f.transfer.get());
+    write_csr_attributes(site, group.get(), n);
+  });
+}
+
+void Hdf5ParallelCsrFile::write_attribute(const std::string& object, const std::string& name,
+                                          const std::string& value) {
+  Impl& f = *impl_;
+  const QuietErrors quiet;
+  agreed_step(f.comm, f.site.path(), [&] {
+    const Handle owner =
+        f.site.own(H5Oopen(f.file.get(), object.c_str(), H5P_DEFAULT), H5Oclose, "H5Oopen", object);
+    write_string_attribute(f.site, owner.get(), name.c_str(), value.c_str());
+  });
+}
+
+void Hdf5ParallelCsrFile::write_attribute(const std::string& object, const std::string& name,
+                                          std::int64_t value) {
+  Impl& f = *impl_;
+  const QuietErrors quiet;
+  agreed_step(f.comm, f.site.path(), [&] {
+    const Site& site = f.site;
+    const Handle owner =
+        site.own(H5Oopen(f.file.get(), object.c_str(), H5P_DEFAULT), H5Oclose, "H5Oopen", object);
+    const Handle space = site.own(H5Screate(H5S_SCALAR), H5Sclose, "H5Screate", name);
+    const Handle attribute = site.own(
+        H5Acreate2(owner.get(), name.c_str(), H5T_STD_I64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+        H5Aclose, "H5Acreate2", name);
+    site.check(H5Awrite(attribute.get(), H5T_NATIVE_INT64, &value), "H5Awrite", name);
+  });
+}
+
+void Hdf5ParallelCsrFile::close() {
+  Impl& f = *impl_;
+  if (f.closed) return;
+  f.closed = true;
+  const QuietErrors quiet;
+  agreed_step(f.comm, f.site.path(), [&] {
+    f.transfer = Handle();
+    if (f.file.get() >= 0) close_written(f.site, f.file);
+  });
 }
 
 }  // namespace treematch::io

@@ -1,6 +1,9 @@
 // Reads and writes communication matrices in HDF5 (dense 2-D dataset or scipy CSR group).
 #pragma once
 
+#include <cstdint>
+#include <mpi.h>
+
 #include <memory>
 #include <span>
 #include <stdexcept>
@@ -22,6 +25,12 @@ class Hdf5Error : public std::runtime_error {
 /// Throws InputError(path, ...) when the file cannot be opened or is not readable HDF5.
 bool hdf5_has_object(const std::string& path, const std::string& object);
 
+/// True when `object` of the HDF5 file `path` is a group with a link named `member` ("size");
+/// false when it is a dataset or has no such link. Throws InputError(path, ...) when the file
+/// cannot be read or `object` does not exist.
+bool hdf5_has_group_member(const std::string& path, const std::string& object,
+                           const std::string& member);
+
 /// An n x n matrix stored in an HDF5 file, read by row blocks so that memory stays O(block + nnz).
 /// `object` is either a 2-D dataset of any integer or floating-point type (read as double) or a
 /// group in the scipy/anndata csr_matrix encoding: datasets "data" (numeric), "indices" and
@@ -34,6 +43,9 @@ class Hdf5MatrixReader {
   /// Opens and validates the layout and shape (the values are checked as rows are read).
   /// Throws InputError(path, ...) naming the problem.
   Hdf5MatrixReader(const std::string& path, const std::string& object);
+  /// Opens the file on every rank of `comm` at once (MPI-IO driver; collective) for
+  /// read_rows_collective.
+  Hdf5MatrixReader(const std::string& path, const std::string& object, MPI_Comm comm);
   ~Hdf5MatrixReader();
   Hdf5MatrixReader(const Hdf5MatrixReader&) = delete;
   Hdf5MatrixReader& operator=(const Hdf5MatrixReader&) = delete;
@@ -47,6 +59,12 @@ class Hdf5MatrixReader {
   /// off-diagonal non-zero entries, sorted by column, duplicates of a CSR row summed. Does not
   /// touch rows.n. Throws InputError for a negative, NaN/inf or out-of-range entry.
   void read_rows(kernels::Index first_row, kernels::Index row_count, kernels::Csr& rows);
+
+  /// Collective over the communicator given at construction: every rank appends its own rows
+  /// [first_row, first_row + row_count) (ranges may differ, or be empty) with collective MPI-IO
+  /// transfers, every rank making the same number of H5Dread calls. Same checks as read_rows.
+  void read_rows_collective(kernels::Index first_row, kernels::Index row_count,
+                            kernels::Csr& rows);
 
   /// Where a block starting at `first_row` should end: dense, a whole number of the dataset's
   /// chunks of rows (about 32 MiB of values); CSR, up to ~4M entries (at least one row).
@@ -138,5 +156,14 @@ void write_matrix_hdf5_dense(const std::string& path, kernels::Index n,
                              std::span<const double> values, const std::string& object = "/matrix",
                              Hdf5WriteMode mode = Hdf5WriteMode::kTruncate,
                              const Hdf5WriteOptions& options = {});
+
+/// Sets the attribute `name` of `object` ("/" = the root group) in the existing file `path` to a
+/// UTF-8 string, replacing an attribute of that name. Throws Hdf5Error.
+void write_hdf5_attribute(const std::string& path, const std::string& object,
+                          const std::string& name, const std::string& value);
+
+/// Same, a scalar 64-bit integer.
+void write_hdf5_attribute(const std::string& path, const std::string& object,
+                          const std::string& name, std::int64_t value);
 
 }  // namespace treematch::io

@@ -9,11 +9,13 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <system_error>
 #include <utility>
 
+#include "io/hdf5_container.h"
 #include "io/input_error.h"
 #include "io/matrix_hdf5.h"
 #include "io/matrix_metis_reader.h"
@@ -148,24 +150,68 @@ Source csv_source(const std::string& path, Metric metric) {
   return {};
 }
 
-/// HDF5: /size and /msg carry both metrics; /matrix (or /size alone) only the size.
-Source hdf5_source(const std::string& path, Metric metric) {
-  const bool has_size = hdf5_has_object(path, "/size");
-  const bool has_msg = hdf5_has_object(path, "/msg");
-  const std::string size_object = has_size ? "/size" : "/matrix";
-  if (metric != Metric::kSize && !has_msg)
-    single_metric(path, metric, "datasets or groups /size and /msg");
-  if (metric == Metric::kSize && !has_size && !hdf5_has_object(path, "/matrix")) {
-    throw InputError(path, "missing /matrix: the file has no dataset or group /matrix (nor /size)");
+/// Where an HDF5 input's matrices are. `given` is a file ("run.h5": its root group) or
+/// "run.h5:/OBJECT" naming a group that holds them (size and msg, or matrix) or one matrix.
+struct Hdf5Input {
+  std::string path;     ///< the file
+  std::string base;     ///< the group holding size/msg/matrix: "" = the root, else "/external"
+  bool single = false;  ///< `base` is itself a matrix (a dataset or CSR group): size only
+};
+
+Hdf5Input hdf5_input(const std::string& given) {
+  const Hdf5ObjectName name = split_hdf5_object(given);
+  Hdf5Input input{name.file, name.object, false};
+  while (input.base.size() > 1 && input.base.back() == '/') input.base.pop_back();
+  if (input.base == "/") input.base.clear();
+  if (input.base.empty()) return input;
+  if (!hdf5_has_object(input.path, input.base)) {
+    throw InputError(given, "no object " + input.base + " in this HDF5 file");
   }
+  input.single = !hdf5_has_group_member(input.path, input.base, "size") &&
+                 !hdf5_has_group_member(input.path, input.base, "matrix");
+  return input;
+}
+
+/// The objects holding an HDF5 input's metrics (checked to exist for `metric`).
+struct Hdf5Objects {
+  std::string path;
+  std::string size;  ///< size (or matrix)
+  std::string msg;   ///< empty when the input has the size only
+};
+
+Hdf5Objects hdf5_objects(const std::string& given, Metric metric) {
+  const Hdf5Input input = hdf5_input(given);
+  const std::string& path = input.path;
+  if (input.single) {
+    if (metric != Metric::kSize)
+      single_metric(given, metric, "a group holding size and msg (FILE.h5:/GROUP)");
+    return Hdf5Objects{path, input.base, {}};
+  }
+  const std::string size_name = input.base + "/size";
+  const std::string msg_name = input.base + "/msg";
+  const std::string matrix_name = input.base + "/matrix";
+  const bool has_size = hdf5_has_object(path, size_name);
+  const bool has_msg = hdf5_has_object(path, msg_name);
+  if (metric != Metric::kSize && !has_msg)
+    single_metric(given, metric, "datasets or groups " + size_name + " and " + msg_name);
+  if (metric == Metric::kSize && !has_size && !hdf5_has_object(path, matrix_name)) {
+    throw InputError(given, "missing " + matrix_name + ": the file has no dataset or group " +
+                                matrix_name + " (nor " + size_name + ")");
+  }
+  return Hdf5Objects{path, has_size ? size_name : matrix_name, has_msg ? msg_name : ""};
+}
+
+/// HDF5: size and msg carry both metrics; matrix (or size alone) only the size.
+Source hdf5_source(const std::string& given, Metric metric) {
+  const Hdf5Objects objects = hdf5_objects(given, metric);
   switch (metric) {
     case Metric::kSize:
-      return open_hdf5_row_source(path, size_object);
+      return open_hdf5_row_source(objects.path, objects.size);
     case Metric::kMsg:
-      return open_hdf5_row_source(path, "/msg");
+      return open_hdf5_row_source(objects.path, objects.msg);
     case Metric::kAvg:
-      return average_source(open_hdf5_row_source(path, size_object),
-                            open_hdf5_row_source(path, "/msg"), path, "/msg");
+      return average_source(open_hdf5_row_source(objects.path, objects.size),
+                            open_hdf5_row_source(objects.path, objects.msg), given, objects.msg);
   }
   return {};
 }
@@ -181,6 +227,7 @@ enum class Kind { kHdf5, kMetis, kCsv, kDenseText };
 
 /// Chooses the reader from the extension, then the content (throws for binary non-HDF5 files).
 Kind classify(const std::string& path) {
+  if (!split_hdf5_object(path).object.empty()) return Kind::kHdf5;
   const Content content = sniff(path);
   const std::string extension = lower(fs::path(path).extension().string());
   if (extension == ".h5" || extension == ".hdf5") return Kind::kHdf5;
@@ -214,6 +261,12 @@ Metric parse_metric(const std::string& text) {
   throw InputError("--metric", "'" + text + "' is not a metric; expected size, msg or avg");
 }
 
+std::optional<Hdf5MatrixLocation> locate_hdf5_matrix(const std::string& given, Metric metric) {
+  if (classify(split_hdf5_object(given).file) != Kind::kHdf5 || metric == Metric::kAvg) return {};
+  const Hdf5Objects objects = hdf5_objects(given, metric);
+  return Hdf5MatrixLocation{objects.path, metric == Metric::kMsg ? objects.msg : objects.size};
+}
+
 CommGraph read_matrix(const std::string& path, Metric metric) {
   const Kind kind = classify(path);
   if (kind == Kind::kMetis) {
@@ -241,9 +294,12 @@ std::unique_ptr<MatrixRowSource> open_matrix_source(const std::string& path, Met
 
 bool has_both_metrics(const std::string& path) {
   switch (classify(path)) {
-    case Kind::kHdf5:
-      return hdf5_has_object(path, "/msg") &&
-             (hdf5_has_object(path, "/size") || hdf5_has_object(path, "/matrix"));
+    case Kind::kHdf5: {
+      const Hdf5Input input = hdf5_input(path);
+      return !input.single && hdf5_has_object(input.path, input.base + "/msg") &&
+             (hdf5_has_object(input.path, input.base + "/size") ||
+              hdf5_has_object(input.path, input.base + "/matrix"));
+    }
     case Kind::kCsv: {
       const CsvPair pair = csv_pair(path);
       std::error_code ec;

@@ -1,6 +1,7 @@
 // Reads a communication matrix from any supported file format into the CommGraph model.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "src/comm_graph.h"
@@ -20,8 +21,21 @@ Metric parse_metric(const std::string& text);
 ///          metrics size and msg;
 ///   *.APHiD, *.graph, *.metis: METIS graph (header "n m [fmt]", 1-based neighbour/weight pairs);
 ///   *.h5, *.hdf5: dataset /matrix (dense 2-D) or group /matrix (CSR: data, indices, indptr,
-///          attribute shape); or /size and /msg for both metrics.
+///          attribute shape); or /size and /msg for both metrics;
+///   FILE.h5:/OBJECT: the same inside the group OBJECT (OBJECT/size and OBJECT/msg, or
+///          OBJECT/matrix), or the matrix OBJECT itself (size only); see split_hdf5_object.
 /// Throws InputError("<path>", "<what is wrong>") for every malformed input.
 CommGraph read_matrix(const std::string& path, Metric metric = Metric::kSize);
+
+/// Where one metric of an HDF5 input lives, for readers that share the rows between MPI ranks.
+struct Hdf5MatrixLocation {
+  std::string path;    ///< the file
+  std::string object;  ///< the dataset or CSR group
+};
+
+/// The HDF5 object holding `metric` of `given` ("run.h5" or "run.h5:/GROUP"); nothing when
+/// `given` is not HDF5 or the metric is avg (a ratio of two objects). Throws InputError like
+/// read_matrix when the object is missing.
+std::optional<Hdf5MatrixLocation> locate_hdf5_matrix(const std::string& given, Metric metric);
 
 }  // namespace treematch::io

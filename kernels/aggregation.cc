@@ -19,54 +19,64 @@ std::size_t pos(Offset o) {
   return static_cast<std::size_t>(o);
 }
 
-std::vector<Index> group_of_vertices(const Groups& groups, Index n) {
-  std::vector<Index> owner(at(n), -1);
-  for (Index g = 0; g < groups.count(); ++g) {
-    for (Index v : groups.group(g)) owner[at(v)] = g;
-  }
-  return owner;
-}
-
-/// Per-worker accumulator over the groups: acc[h] collects r[g][h] for the group g being built;
-/// `stamp` says which g last wrote h, so nothing is cleared between groups. A row costs
-/// O(sum of its members' degrees + t log t) for t distinct targets, dense rows included.
-class RowAccumulator {
+/// Sums one row by target group: r[v][h] = sum of m[v][j] over j in group h (h != v's group), in
+/// row order. `stamp` says which row last wrote h, so nothing is cleared between rows.
+class MemberRowSum {
  public:
-  explicit RowAccumulator(Index groups) : acc_(at(groups), 0.0), stamp_(at(groups), -1) {}
+  explicit MemberRowSum(Index groups) : acc_(at(groups), 0.0), stamp_(at(groups), -1) {}
 
-  /// Writes the aggregated row of group g at out_targets/out_weights[begin..); returns its length.
-  /// Each r[g][h] is summed in member order, then row order: the same for any thread count.
-  Offset build_row(CsrView graph, const Groups& groups, std::span<const Index> owner, Index g,
-                   std::vector<Index>& out_targets, std::vector<Weight>& out_weights,
-                   Offset begin) {
+  /// Sums held row `local_row` (vertex v) of `rows`; touched() lists the groups in first-touch
+  /// order, weight(h) their sums.
+  void sum(CsrView rows, Index local_row, Index v, std::span<const Index> owner) {
     touched_.clear();
-    const Index stored = static_cast<Index>(graph.offsets.size()) - 1;
-    for (Index v : groups.group(g)) {
-      if (v >= stored) continue;
-      for (Offset e = graph.row_begin(v); e < graph.row_end(v); ++e) {
-        const Index h = owner[at(graph.targets[pos(e)])];
-        if (h == g) continue;
-        if (stamp_[at(h)] != g) {
-          stamp_[at(h)] = g;
-          acc_[at(h)] = graph.weights[pos(e)];
-          touched_.push_back(h);
-        } else {
-          acc_[at(h)] += graph.weights[pos(e)];
-        }
+    const Index g = owner[at(v)];
+    for (Offset e = rows.row_begin(local_row); e < rows.row_end(local_row); ++e) {
+      const Index h = owner[at(rows.targets[pos(e)])];
+      if (h == g) continue;
+      if (stamp_[at(h)] != v) {
+        stamp_[at(h)] = v;
+        acc_[at(h)] = rows.weights[pos(e)];
+        touched_.push_back(h);
+      } else {
+        acc_[at(h)] += rows.weights[pos(e)];
       }
     }
-    std::sort(touched_.begin(), touched_.end());
-    for (std::size_t i = 0; i < touched_.size(); ++i) {
-      out_targets[pos(begin) + i] = touched_[i];
-      out_weights[pos(begin) + i] = acc_[at(touched_[i])];
-    }
-    return static_cast<Offset>(touched_.size());
   }
+
+  [[nodiscard]] std::vector<Index>& touched() { return touched_; }
+  [[nodiscard]] Weight weight(Index h) const { return acc_[at(h)]; }
 
  private:
   std::vector<Weight> acc_;
   std::vector<Index> stamp_;
   std::vector<Index> touched_;
+};
+
+/// Per-worker accumulator over the groups: each member's row is summed by target group first,
+/// then the members' sums are added in member order (PartialRowFolder), so that partial rows
+/// summed where the rows live (MPI ranks) fold into the very same values. A group's row costs
+/// O(sum of its members' degrees + t log t) for t distinct targets, dense rows included.
+class RowAccumulator {
+ public:
+  explicit RowAccumulator(Index groups) : member_(groups), folder_(groups) {}
+
+  /// Writes the aggregated row of group g at out_targets/out_weights[begin..); returns its length.
+  Offset build_row(CsrView graph, const Groups& groups, std::span<const Index> owner, Index g,
+                   std::vector<Index>& out_targets, std::vector<Weight>& out_weights,
+                   Offset begin) {
+    const Index stored = static_cast<Index>(graph.offsets.size()) - 1;
+    for (Index v : groups.group(g)) {
+      if (v >= stored) continue;
+      member_.sum(graph, v, v, owner);
+      for (Index h : member_.touched()) folder_.add_entry(h, member_.weight(h), g);
+    }
+    return folder_.emit(std::span<Index>(out_targets).subspan(pos(begin)),
+                        std::span<Weight>(out_weights).subspan(pos(begin)));
+  }
+
+ private:
+  MemberRowSum member_;
+  PartialRowFolder folder_;
 };
 
 /// Upper bound of each group's row: its members' degrees, at most the other groups (prefix
@@ -113,7 +123,7 @@ namespace {
 /// Rows are built into upper-bound slots (in parallel or not), then packed.
 Csr aggregate_rows(CsrView graph, const Groups& groups, bool parallel) {
   const Index count = groups.count();
-  const std::vector<Index> owner = group_of_vertices(groups, graph.n);
+  const std::vector<Index> owner = group_owner(groups, graph.n);
   const std::vector<Offset> bound = bound_offsets(graph, groups);
   std::vector<Index> targets(pos(bound.back()));
   std::vector<Weight> weights(pos(bound.back()));
@@ -139,6 +149,57 @@ Csr aggregate_rows(CsrView graph, const Groups& groups, bool parallel) {
 }
 
 }  // namespace
+
+PartialRowFolder::PartialRowFolder(Index groups) : acc_(at(groups), 0.0), stamp_(at(groups), -1) {}
+
+void PartialRowFolder::add(std::span<const Index> targets, std::span<const Weight> weights,
+                           Index g) {
+  for (std::size_t e = 0; e < targets.size(); ++e) add_entry(targets[e], weights[e], g);
+}
+
+Offset PartialRowFolder::emit(std::span<Index> targets, std::span<Weight> weights) {
+  std::sort(touched_.begin(), touched_.end());
+  for (std::size_t i = 0; i < touched_.size(); ++i) {
+    targets[i] = touched_[i];
+    weights[i] = acc_[at(touched_[i])];
+  }
+  const auto length = static_cast<Offset>(touched_.size());
+  touched_.clear();
+  return length;
+}
+
+Csr member_partial_rows(CsrView rows, Index first_row, std::span<const Index> owner, Index groups) {
+  const Index held = static_cast<Index>(rows.offsets.size()) - 1;
+  Csr out;
+  out.n = groups;
+  out.offsets.assign(at(held) + 1, 0);
+  for (Index l = 0; l < held; ++l) {
+    out.offsets[at(l) + 1] =
+        out.offsets[at(l)] + std::min<Offset>(rows.row_end(l) - rows.row_begin(l), groups);
+  }
+  std::vector<Index> targets(pos(out.offsets.back()));
+  std::vector<Weight> weights(pos(out.offsets.back()));
+  std::vector<Offset> length(at(held));
+  tbb::enumerable_thread_specific<MemberRowSum> sums([groups] { return MemberRowSum(groups); });
+  tbb::parallel_for(tbb::blocked_range<Index>(0, held, 256),
+                    [&](const tbb::blocked_range<Index>& range) {
+                      MemberRowSum& member = sums.local();
+                      for (Index l = range.begin(); l != range.end(); ++l) {
+                        member.sum(rows, l, first_row + l, owner);
+                        std::vector<Index>& touched = member.touched();
+                        std::sort(touched.begin(), touched.end());
+                        const auto begin = pos(out.offsets[at(l)]);
+                        for (std::size_t i = 0; i < touched.size(); ++i) {
+                          targets[begin + i] = touched[i];
+                          weights[begin + i] = member.weight(touched[i]);
+                        }
+                        length[at(l)] = static_cast<Offset>(touched.size());
+                      }
+                    });
+  Csr packed = compact(held, out.offsets, length, targets, weights, /*parallel=*/true);
+  packed.n = groups;
+  return packed;
+}
 
 Csr aggregate(CsrView graph, const Groups& groups) {
   return aggregate_rows(graph, groups, /*parallel=*/true);

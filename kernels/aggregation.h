@@ -2,6 +2,7 @@
 #pragma once
 
 #include <span>
+#include <vector>
 
 #include "kernels/types.h"
 
@@ -12,5 +13,39 @@ namespace treematch::kernels {
 /// so the result does not depend on the thread count.
 Csr aggregate(CsrView graph, const Groups& groups);
 Csr aggregate_seq(CsrView graph, const Groups& groups);
+
+/// The aggregation split where rows live: each held row v of `rows` (rows from first_row) summed
+/// by target group, r[v][h] = sum of m[v][j] over j in group h, h != owner[v], in row order; one
+/// output row per held row, sorted by h (out.n = groups). Folding the members' partial rows in
+/// member order (PartialRowFolder) gives exactly aggregate()'s rows.
+Csr member_partial_rows(CsrView rows, Index first_row, std::span<const Index> owner, Index groups);
+
+/// Adds members' partial rows, in member order, into the row of one group at a time.
+class PartialRowFolder {
+ public:
+  explicit PartialRowFolder(Index groups);
+
+  /// Adds r[v][h] = w for the group g being built.
+  void add_entry(Index h, Weight w, Index g) {
+    const auto slot = static_cast<std::size_t>(h);
+    if (stamp_[slot] != g) {
+      stamp_[slot] = g;
+      acc_[slot] = w;
+      touched_.push_back(h);
+    } else {
+      acc_[slot] += w;
+    }
+  }
+  /// Adds one member's partial row.
+  void add(std::span<const Index> targets, std::span<const Weight> weights, Index g);
+  /// Writes the row being built (sorted by target) to the front of targets/weights; returns its
+  /// length.
+  Offset emit(std::span<Index> targets, std::span<Weight> weights);
+
+ private:
+  std::vector<Weight> acc_;
+  std::vector<Index> stamp_;
+  std::vector<Index> touched_;
+};
 
 }  // namespace treematch::kernels

@@ -23,60 +23,86 @@ Weight row_sum(CsrView graph, Index i) {
   return sum;
 }
 
+/// Weight of row i inside `members` (sorted), added in row order. Long rows (a dense matrix) look
+/// each member up by binary search instead of scanning the row: members are sorted, so both visit
+/// the same entries in the same order and give the same sum.
+Weight inside_of_row(CsrView rows, Index local_row, std::span<const Index> members,
+                     std::span<const Index> mark, Index g) {
+  const Offset begin = rows.row_begin(local_row);
+  const Offset end = rows.row_end(local_row);
+  const auto k = static_cast<Offset>(members.size());
+  Weight inside = 0.0;
+  if (end - begin > 8 * k * 32) {  // k binary searches of ~32 steps are cheaper than the scan
+    const auto first = rows.targets.begin() + begin;
+    const auto last = rows.targets.begin() + end;
+    for (Index j : members) {
+      const auto found = std::lower_bound(first, last, j);
+      if (found != last && *found == j)
+        inside += rows.weights[static_cast<std::size_t>(found - rows.targets.begin())];
+    }
+    return inside;
+  }
+  for (Offset e = begin; e < end; ++e) {
+    if (mark[at(rows.targets[static_cast<std::size_t>(e)])] == g)
+      inside += rows.weights[static_cast<std::size_t>(e)];
+  }
+  return inside;
+}
+
 /// Marks the members of the group being valued with the group's index, so that "is j in the
 /// group" costs O(1); indexes are unique per call, so marks never need clearing.
 class MemberMarks {
  public:
   explicit MemberMarks(Index n) : mark_(static_cast<std::size_t>(n), -1) {}
 
-  /// value(G) = sum of the members' row sums - sum over ordered pairs inside G. Long rows (a
-  /// dense matrix) look each pair up by binary search instead of scanning the members' rows.
+  /// Writes the inside weight of each member whose row `rows` holds (rows from first_row) into
+  /// partial[t]; members without a row here get 0.
+  void partials_of(CsrView rows, Index first_row, std::span<const Index> members, Index g,
+                   std::span<Weight> partial) {
+    const Index held = static_cast<Index>(rows.offsets.size()) - 1;
+    for (Index i : members) mark_[at(i)] = g;
+    for (std::size_t t = 0; t < members.size(); ++t) {
+      const Index local = members[t] - first_row;
+      partial[t] = local >= 0 && local < held ? inside_of_row(rows, local, members, mark_, g) : 0.0;
+    }
+  }
+
+  /// value(G) = sum of the members' row sums - sum over ordered pairs inside G.
   Weight value_of(CsrView graph, std::span<const Weight> rowsum, std::span<const Index> members,
                   Index g) {
-    const Index stored = static_cast<Index>(graph.offsets.size()) - 1;
-    Weight outgoing = 0.0;
-    Offset scanned = 0;
-    for (Index i : members) {
-      outgoing += rowsum[at(i)];
-      if (i < stored) scanned += graph.row_end(i) - graph.row_begin(i);
-    }
-    const auto k = static_cast<Offset>(members.size());
-    const bool lookup = scanned > 8 * k * k * 32;  // k^2 binary searches of ~32 steps are cheaper
-    return outgoing - (lookup ? inside_by_lookup(graph, members, stored)
-                              : inside_by_scan(graph, members, g, stored));
+    partial_.resize(members.size());
+    partials_of(graph, /*first_row=*/0, members, g, partial_);
+    return value_from_partials(rowsum, members, partial_);
   }
 
  private:
-  Weight inside_by_scan(CsrView graph, std::span<const Index> members, Index g, Index stored) {
-    for (Index i : members) mark_[at(i)] = g;
-    Weight inside = 0.0;
-    for (Index i : members) {
-      if (i >= stored) continue;
-      for (Offset e = graph.row_begin(i); e < graph.row_end(i); ++e) {
-        if (mark_[at(graph.targets[static_cast<std::size_t>(e)])] == g)
-          inside += graph.weights[static_cast<std::size_t>(e)];
-      }
-    }
-    return inside;
-  }
-
-  static Weight inside_by_lookup(CsrView graph, std::span<const Index> members, Index stored) {
-    Weight inside = 0.0;
-    for (Index i : members) {
-      if (i >= stored) continue;
-      const auto first = graph.targets.begin() + graph.row_begin(i);
-      const auto last = graph.targets.begin() + graph.row_end(i);
-      for (Index j : members) {  // members are sorted: the same order as a row scan
-        const auto found = std::lower_bound(first, last, j);
-        if (found != last && *found == j)
-          inside += graph.weights[static_cast<std::size_t>(found - graph.targets.begin())];
-      }
-    }
-    return inside;
-  }
-
   std::vector<Index> mark_;
+  std::vector<Weight> partial_;
 };
+
+/// Inside partials of every group, group by group (in parallel or not).
+std::vector<Weight> partials_impl(CsrView rows, Index first_row, const Groups& groups,
+                                  bool parallel) {
+  std::vector<Weight> partial(groups.members.size(), 0.0);
+  const auto k = static_cast<std::size_t>(groups.k);
+  const auto fill = [&](MemberMarks& marks, Index g) {
+    marks.partials_of(rows, first_row, groups.group(g), g,
+                      std::span<Weight>(partial).subspan(at(g) * k, k));
+  };
+  const Index n = rows.n;
+  if (parallel) {
+    tbb::enumerable_thread_specific<MemberMarks> marks([n] { return MemberMarks(n); });
+    tbb::parallel_for(tbb::blocked_range<Index>(0, groups.count(), 512),
+                      [&](const tbb::blocked_range<Index>& range) {
+                        MemberMarks& local = marks.local();
+                        for (Index g = range.begin(); g != range.end(); ++g) fill(local, g);
+                      });
+  } else {
+    MemberMarks marks(n);
+    for (Index g = 0; g < groups.count(); ++g) fill(marks, g);
+  }
+  return partial;
+}
 
 }  // namespace
 
@@ -114,6 +140,23 @@ std::vector<Weight> group_values_seq(CsrView graph, std::span<const Weight> rows
   for (Index g = 0; g < groups.count(); ++g)
     values[at(g)] = marks.value_of(graph, rowsum, groups.group(g), g);
   return values;
+}
+
+Weight value_from_partials(std::span<const Weight> rowsum, std::span<const Index> members,
+                           std::span<const Weight> partials) {
+  Weight outgoing = 0.0;
+  for (Index i : members) outgoing += rowsum[at(i)];
+  Weight inside = 0.0;
+  for (Weight part : partials) inside += part;
+  return outgoing - inside;
+}
+
+std::vector<Weight> inside_partials(CsrView rows, Index first_row, const Groups& groups) {
+  return partials_impl(rows, first_row, groups, /*parallel=*/true);
+}
+
+std::vector<Weight> inside_partials_seq(CsrView rows, Index first_row, const Groups& groups) {
+  return partials_impl(rows, first_row, groups, /*parallel=*/false);
 }
 
 std::vector<Index> priority_by_value(std::span<const Weight> values) {

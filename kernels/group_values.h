@@ -19,6 +19,19 @@ std::vector<Weight> group_values(CsrView graph, std::span<const Weight> rowsum,
 std::vector<Weight> group_values_seq(CsrView graph, std::span<const Weight> rowsum,
                                      const Groups& groups);
 
+/// The weight each member's row keeps inside its group, for the members whose rows `rows` holds:
+/// `rows.offsets` covers rows [first_row, first_row + rows.offsets.size() - 1) and rows.n is the
+/// order. partial[g*k + t] = sum over j in group g of m[member t][j], added in row order; 0 for
+/// members held elsewhere. group_values(G) = the members' row sums minus these partials added in
+/// member order (value_from_partials), so partials computed where the rows live (MPI ranks) and
+/// brought together give the very same values.
+std::vector<Weight> inside_partials(CsrView rows, Index first_row, const Groups& groups);
+std::vector<Weight> inside_partials_seq(CsrView rows, Index first_row, const Groups& groups);
+
+/// value(G) from the members' row sums and G's k inside partials.
+Weight value_from_partials(std::span<const Weight> rowsum, std::span<const Index> members,
+                           std::span<const Weight> partials);
+
 /// Priority order of candidates for the greedy: sorted by (value ascending, index ascending).
 /// Returns priority[c] = position of c in that order.
 std::vector<Index> priority_by_value(std::span<const Weight> values);

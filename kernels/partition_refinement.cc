@@ -18,78 +18,7 @@ std::size_t at(Offset e) {
   return static_cast<std::size_t>(e);
 }
 
-struct Proposal {
-  double gain = 0.0;
-  Index v = -1;
-  Index u = -1;
-};
-
 constexpr std::size_t kGroupsTried = 2;
-
-/// One worker's view of v's links to groups; stamps avoid clearing between processes.
-class ProposalScratch {
- public:
-  explicit ProposalScratch(Index groups) : conn_(at(groups), 0.0), stamp_(at(groups), -1) {}
-
-  Proposal propose(CsrView m, Index stored, const Groups& groups, const std::vector<Index>& owner,
-                   Index v) {
-    Proposal best;
-    if (v >= stored) return best;  // artificial: moved only as someone's partner
-    const Index a = owner[at(v)];
-    touched_.clear();
-    for (Offset e = m.row_begin(v); e < m.row_end(v); ++e) {
-      const Index g = owner[at(m.targets[at(e)])];
-      if (stamp_[at(g)] != v) {
-        stamp_[at(g)] = v;
-        conn_[at(g)] = 0.0;
-        touched_.push_back(g);
-      }
-      conn_[at(g)] += m.weights[at(e)];
-    }
-    const Weight own = stamp_[at(a)] == v ? conn_[at(a)] : 0.0;
-    targets_.clear();
-    for (Index b : touched_) {
-      if (b != a && conn_[at(b)] > own) targets_.push_back(b);
-    }
-    const std::size_t keep = std::min(targets_.size(), kGroupsTried);
-    std::partial_sort(targets_.begin(), targets_.begin() + static_cast<std::ptrdiff_t>(keep),
-                      targets_.end(), [&](Index x, Index y) {
-                        return conn_[at(x)] != conn_[at(y)] ? conn_[at(x)] > conn_[at(y)] : x < y;
-                      });
-    best.gain = 1e-9;
-    for (std::size_t t = 0; t < keep; ++t) {
-      const Index b = targets_[t];
-      for (Index u : groups.group(b)) {
-        const double gain = conn_[at(b)] - own + partner_gain(m, stored, owner, u, a, b, v);
-        if (gain > best.gain) best = Proposal{gain, v, u};
-      }
-    }
-    return best.u >= 0 ? best : Proposal{};
-  }
-
- private:
-  /// conn(u,A) - conn(u,B) - 2 w(u,v): what moving u from B to A (v leaving A) adds.
-  static double partner_gain(CsrView m, Index stored, const std::vector<Index>& owner, Index u,
-                             Index a, Index b, Index v) {
-    if (u >= stored) return 0.0;
-    double to_a = 0.0;
-    double to_b = 0.0;
-    double to_v = 0.0;
-    for (Offset e = m.row_begin(u); e < m.row_end(u); ++e) {
-      const Index t = m.targets[at(e)];
-      const Index g = owner[at(t)];
-      if (t == v) to_v = m.weights[at(e)];
-      if (g == a) to_a += m.weights[at(e)];
-      if (g == b) to_b += m.weights[at(e)];
-    }
-    return to_a - to_b - 2.0 * to_v;
-  }
-
-  std::vector<Weight> conn_;
-  std::vector<Index> stamp_;
-  std::vector<Index> touched_;
-  std::vector<Index> targets_;
-};
 
 void replace_member(Groups& groups, Index g, Index from, Index to) {
   auto first = groups.members.begin() + static_cast<std::ptrdiff_t>(g) * groups.k;
@@ -98,16 +27,34 @@ void replace_member(Groups& groups, Index g, Index from, Index to) {
   std::sort(first, last);
 }
 
+/// One worker's view: v's options, then their partner gains, then the best.
+struct ProposalScratch {
+  explicit ProposalScratch(Index groups) : finder(groups) {}
+
+  SwapProposal propose(CsrView m, Index stored, const Groups& groups,
+                       const std::vector<Index>& owner, Index v) {
+    if (v >= stored) return {};  // artificial: moved only as someone's partner
+    options.clear();
+    finder.options(m, v, v, groups, owner, options);
+    gains.resize(options.size());
+    for (std::size_t o = 0; o < options.size(); ++o) {
+      const SwapOption& option = options[o];
+      gains[o] = option.u < stored ? partner_gain(m, option.u, owner, option.a, option.b, v) : 0.0;
+    }
+    return best_swap(v, options, gains);
+  }
+
+  SwapOptionFinder finder;
+  std::vector<SwapOption> options;
+  std::vector<double> gains;
+};
+
 long long refine(CsrView m, Groups& groups, int rounds, bool parallel) {
   if (groups.count() < 2) return 0;
   const Index stored = static_cast<Index>(m.offsets.size()) - 1;
   const Index count = groups.count();
-  std::vector<Index> owner(at(m.n));
-  for (Index g = 0; g < count; ++g) {
-    for (Index v : groups.group(g)) owner[at(v)] = g;
-  }
-  std::vector<Proposal> proposals(at(m.n));
-  std::vector<std::uint8_t> changed(at(count), 0);
+  std::vector<Index> owner = group_owner(groups, m.n);
+  std::vector<SwapProposal> proposals(at(m.n));
   long long swaps = 0;
   for (int round = 0; round < rounds; ++round) {
     // 1. Every process proposes its best swap against the same state.
@@ -124,27 +71,8 @@ long long refine(CsrView m, Groups& groups, int rounds, bool parallel) {
       ProposalScratch local(count);
       for (Index v = 0; v < m.n; ++v) proposals[at(v)] = local.propose(m, stored, groups, owner, v);
     }
-    // 2. Best first; a swap whose groups another swap changed would have a stale gain: skipped.
-    std::vector<Proposal> kept;
-    for (const Proposal& p : proposals) {
-      if (p.u >= 0) kept.push_back(p);
-    }
-    std::sort(kept.begin(), kept.end(), [](const Proposal& x, const Proposal& y) {
-      return x.gain != y.gain ? x.gain > y.gain : x.v < y.v;
-    });
-    std::fill(changed.begin(), changed.end(), 0);
-    long long applied = 0;
-    for (const Proposal& p : kept) {
-      const Index a = owner[at(p.v)];
-      const Index b = owner[at(p.u)];
-      if (changed[at(a)] || changed[at(b)]) continue;
-      changed[at(a)] = changed[at(b)] = 1;
-      replace_member(groups, a, p.v, p.u);
-      replace_member(groups, b, p.u, p.v);
-      owner[at(p.v)] = b;
-      owner[at(p.u)] = a;
-      ++applied;
-    }
+    // 2. Best first, on groups no applied swap has changed yet.
+    const long long applied = apply_swaps(proposals, groups, owner);
     swaps += applied;
     if (applied == 0) break;
   }
@@ -153,6 +81,86 @@ long long refine(CsrView m, Groups& groups, int rounds, bool parallel) {
 }
 
 }  // namespace
+
+SwapOptionFinder::SwapOptionFinder(Index groups) : conn_(at(groups), 0.0), stamp_(at(groups), -1) {}
+
+void SwapOptionFinder::options(CsrView rows, Index local_row, Index v, const Groups& groups,
+                               std::span<const Index> owner, std::vector<SwapOption>& out) {
+  const Index a = owner[at(v)];
+  touched_.clear();
+  for (Offset e = rows.row_begin(local_row); e < rows.row_end(local_row); ++e) {
+    const Index g = owner[at(rows.targets[at(e)])];
+    if (stamp_[at(g)] != v) {
+      stamp_[at(g)] = v;
+      conn_[at(g)] = 0.0;
+      touched_.push_back(g);
+    }
+    conn_[at(g)] += rows.weights[at(e)];
+  }
+  const Weight own = stamp_[at(a)] == v ? conn_[at(a)] : 0.0;
+  targets_.clear();
+  for (Index b : touched_) {
+    if (b != a && conn_[at(b)] > own) targets_.push_back(b);
+  }
+  const std::size_t keep = std::min(targets_.size(), kGroupsTried);
+  std::partial_sort(targets_.begin(), targets_.begin() + static_cast<std::ptrdiff_t>(keep),
+                    targets_.end(), [&](Index x, Index y) {
+                      return conn_[at(x)] != conn_[at(y)] ? conn_[at(x)] > conn_[at(y)] : x < y;
+                    });
+  for (std::size_t t = 0; t < keep; ++t) {
+    const Index b = targets_[t];
+    for (Index u : groups.group(b)) out.push_back(SwapOption{u, a, b, conn_[at(b)] - own});
+  }
+}
+
+double partner_gain(CsrView rows, Index local_row, std::span<const Index> owner, Index a, Index b,
+                    Index v) {
+  double to_a = 0.0;
+  double to_b = 0.0;
+  double to_v = 0.0;
+  for (Offset e = rows.row_begin(local_row); e < rows.row_end(local_row); ++e) {
+    const Index t = rows.targets[at(e)];
+    const Index g = owner[at(t)];
+    if (t == v) to_v = rows.weights[at(e)];
+    if (g == a) to_a += rows.weights[at(e)];
+    if (g == b) to_b += rows.weights[at(e)];
+  }
+  return to_a - to_b - 2.0 * to_v;
+}
+
+SwapProposal best_swap(Index v, std::span<const SwapOption> options,
+                       std::span<const double> partner_gains) {
+  SwapProposal best;
+  best.gain = 1e-9;
+  for (std::size_t o = 0; o < options.size(); ++o) {
+    const double gain = options[o].base + partner_gains[o];
+    if (gain > best.gain) best = SwapProposal{gain, v, options[o].u};
+  }
+  return best.u >= 0 ? best : SwapProposal{};
+}
+
+long long apply_swaps(std::vector<SwapProposal> proposals, Groups& groups,
+                      std::vector<Index>& owner) {
+  std::erase_if(proposals, [](const SwapProposal& p) { return p.u < 0; });
+  std::sort(proposals.begin(), proposals.end(), [](const SwapProposal& x, const SwapProposal& y) {
+    return x.gain != y.gain ? x.gain > y.gain : x.v < y.v;
+  });
+  // A swap whose groups another swap changed would have a stale gain: skipped.
+  std::vector<std::uint8_t> changed(at(groups.count()), 0);
+  long long applied = 0;
+  for (const SwapProposal& p : proposals) {
+    const Index a = owner[at(p.v)];
+    const Index b = owner[at(p.u)];
+    if (changed[at(a)] || changed[at(b)]) continue;
+    changed[at(a)] = changed[at(b)] = 1;
+    replace_member(groups, a, p.v, p.u);
+    replace_member(groups, b, p.u, p.v);
+    owner[at(p.v)] = b;
+    owner[at(p.u)] = a;
+    ++applied;
+  }
+  return applied;
+}
 
 long long refine_partition(CsrView graph, Groups& groups, int rounds) {
   return refine(graph, groups, rounds, true);

@@ -1,6 +1,9 @@
 // Swap refinement of one level's partition: exchanges between groups that keep more traffic inside.
 #pragma once
 
+#include <span>
+#include <vector>
+
 #include "kernels/types.h"
 
 namespace treematch::kernels {
@@ -18,5 +21,53 @@ namespace treematch::kernels {
 long long refine_partition(CsrView graph, Groups& groups, int rounds);
 /// Sequential reference twin.
 long long refine_partition_seq(CsrView graph, Groups& groups, int rounds);
+
+// The pieces of one round, for callers whose rows are spread over processes (MPI ranks): v's
+// options need v's row, each partner gain u's row, and the selection only the proposals.
+
+/// A swap v considers: with u of group b, v being in group a; base = conn(v,B) - conn(v,A).
+struct SwapOption {
+  Index u = -1;
+  Index a = -1;
+  Index b = -1;
+  double base = 0.0;
+};
+
+/// The best swap a process proposes (u < 0: none).
+struct SwapProposal {
+  double gain = 0.0;
+  Index v = -1;
+  Index u = -1;
+};
+
+/// One worker's scratch for the options of one process at a time.
+class SwapOptionFinder {
+ public:
+  explicit SwapOptionFinder(Index groups);
+  /// Appends v's options (v's row is row `local_row` of `rows`), in the order best_swap reads them.
+  void options(CsrView rows, Index local_row, Index v, const Groups& groups,
+               std::span<const Index> owner, std::vector<SwapOption>& out);
+
+ private:
+  std::vector<Weight> conn_;
+  std::vector<Index> stamp_;
+  std::vector<Index> touched_;
+  std::vector<Index> targets_;
+};
+
+/// conn(u,A) - conn(u,B) - 2 w(u,v), from u's row (row `local_row` of `rows`): what moving u from
+/// B to A (v leaving A) adds.
+double partner_gain(CsrView rows, Index local_row, std::span<const Index> owner, Index a, Index b,
+                    Index v);
+
+/// v's proposal from its options and their partner gains (same order): the largest gain above a
+/// tiny threshold, the first one on ties.
+SwapProposal best_swap(Index v, std::span<const SwapOption> options,
+                       std::span<const double> partner_gains);
+
+/// Applies proposals by decreasing gain (ties: smaller v), skipping those whose groups an applied
+/// swap changed; updates groups (members kept sorted) and owner. Returns the swaps applied.
+long long apply_swaps(std::vector<SwapProposal> proposals, Groups& groups,
+                      std::vector<Index>& owner);
 
 }  // namespace treematch::kernels

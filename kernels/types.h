@@ -65,4 +65,13 @@ inline Groups ordered_by_first_member(const Groups& groups) {
   return out;
 }
 
+/// owner[v] = the group holding v, -1 for vertices of [0, n) in no group.
+inline std::vector<Index> group_owner(const Groups& groups, Index n) {
+  std::vector<Index> owner(static_cast<std::size_t>(n), -1);
+  for (Index g = 0; g < groups.count(); ++g) {
+    for (Index v : groups.group(g)) owner[static_cast<std::size_t>(v)] = g;
+  }
+  return owner;
+}
+
 }  // namespace treematch::kernels

@@ -46,50 +46,6 @@ void check_csr_shape(const char* who, Index n, const std::vector<Offset>& offset
   return true;
 }
 
-/// A == A^T with identical weights, decided by two order-free checksums: the sum over entries of
-/// hash(i, j, w) equals the sum of hash(j, i, w) exactly when the entry multiset is symmetric (a
-/// symmetric matrix always passes; an asymmetric one passes with probability ~2^-64). Streaming
-/// and parallel, where an exact check jumps between rows at every entry (a dense 16384^2 matrix
-/// took 5-13 s that way); sums modulo 2^64 do not depend on the thread count.
-bool is_symmetric(Index n, const std::vector<Offset>& offsets, const std::vector<Index>& targets,
-                  const std::vector<Weight>& weights) {
-  const auto mix = [](std::uint64_t x) {  // splitmix64 finaliser
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-  };
-  const auto entry_hash = [&](Index row, Index col, Weight w) {
-    std::uint64_t bits = 0;
-    std::memcpy(&bits, &w, sizeof bits);
-    return mix(mix((static_cast<std::uint64_t>(static_cast<std::uint32_t>(row)) << 32) |
-                   static_cast<std::uint32_t>(col)) ^
-               bits);
-  };
-  struct Sums {
-    std::uint64_t forward = 0;
-    std::uint64_t backward = 0;
-  };
-  const Sums sums = tbb::parallel_reduce(
-      tbb::blocked_range<Index>(0, n, 256), Sums{},
-      [&](const tbb::blocked_range<Index>& rows, Sums partial) {
-        for (Index i = rows.begin(); i != rows.end(); ++i) {
-          for (Offset e = offsets[static_cast<size_t>(i)]; e < offsets[static_cast<size_t>(i) + 1];
-               ++e) {
-            const Index j = targets[static_cast<size_t>(e)];
-            const Weight w = weights[static_cast<size_t>(e)];
-            partial.forward += entry_hash(i, j, w);
-            partial.backward += entry_hash(j, i, w);
-          }
-        }
-        return partial;
-      },
-      [](Sums x, Sums y) {
-        return Sums{x.forward + y.forward, x.backward + y.backward};
-      });
-  return sums.forward == sums.backward;
-}
-
 /// A^T by counting sort; visiting rows in order leaves every transposed row sorted by column.
 kernels::Csr transpose(Index n, const std::vector<Offset>& offsets,
                        const std::vector<Index>& targets, const std::vector<Weight>& weights) {
@@ -131,51 +87,90 @@ Offset merged_length(const Index* a, const Index* a_end, const Index* b, const I
 
 }  // namespace
 
-CommGraph CommGraph::from_directed_rows(Index n, std::vector<Offset> offsets,
-                                        std::vector<Index> targets, std::vector<Weight> weights) {
-  check_csr_shape("CommGraph::from_directed_rows", n, offsets, targets, weights);
-  assert(rows_are_canonical(n, offsets, targets, weights));
-  if (is_symmetric(n, offsets, targets, weights)) {
-    return from_symmetric_csr(n, std::move(offsets), std::move(targets), std::move(weights));
-  }
+SymmetryChecksums symmetry_checksums(kernels::CsrView rows, Index first_row) {
+  const auto mix = [](std::uint64_t x) {  // splitmix64 finaliser
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+  };
+  const auto entry_hash = [&](Index row, Index col, Weight w) {
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &w, sizeof bits);
+    return mix(mix((static_cast<std::uint64_t>(static_cast<std::uint32_t>(row)) << 32) |
+                   static_cast<std::uint32_t>(col)) ^
+               bits);
+  };
+  const Index held = static_cast<Index>(rows.offsets.size()) - 1;
+  return tbb::parallel_reduce(
+      tbb::blocked_range<Index>(0, held, 256), SymmetryChecksums{},
+      [&](const tbb::blocked_range<Index>& range, SymmetryChecksums partial) {
+        for (Index l = range.begin(); l != range.end(); ++l) {
+          const Index i = first_row + l;
+          for (Offset e = rows.row_begin(l); e < rows.row_end(l); ++e) {
+            const Index j = rows.targets[static_cast<size_t>(e)];
+            const Weight w = rows.weights[static_cast<size_t>(e)];
+            partial.forward += entry_hash(i, j, w);
+            partial.backward += entry_hash(j, i, w);
+          }
+        }
+        return partial;
+      },
+      [](SymmetryChecksums x, SymmetryChecksums y) {
+        return SymmetryChecksums{x.forward + y.forward, x.backward + y.backward};
+      });
+}
 
-  // S = A + A^T, merging row i of A with row i of A^T (both sorted). Two passes so the result
-  // arrays are allocated once at their exact size.
-  const kernels::Csr t = transpose(n, offsets, targets, weights);
-  const auto row_a = [&](size_t r) { return targets.data() + offsets[r]; };
-  const auto row_t = [&](size_t r) { return t.targets.data() + t.offsets[r]; };
-
-  CommGraph g;
-  g.n_ = n;
-  g.symmetrised_ = true;
-  g.offsets_.assign(static_cast<size_t>(n) + 1, 0);
-  for (size_t r = 0; r < static_cast<size_t>(n); ++r) {
-    g.offsets_[r + 1] =
-        g.offsets_[r] + merged_length(row_a(r), row_a(r + 1), row_t(r), row_t(r + 1));
+kernels::Csr add_rows(kernels::CsrView a, kernels::CsrView b) {
+  const size_t rows = a.offsets.size() - 1;
+  const auto row_a = [&](size_t r) { return a.targets.data() + a.offsets[r]; };
+  const auto row_b = [&](size_t r) { return b.targets.data() + b.offsets[r]; };
+  kernels::Csr sum;
+  sum.n = a.n;
+  sum.offsets.assign(rows + 1, 0);
+  for (size_t r = 0; r < rows; ++r) {
+    sum.offsets[r + 1] =
+        sum.offsets[r] + merged_length(row_a(r), row_a(r + 1), row_b(r), row_b(r + 1));
   }
-  g.targets_.resize(static_cast<size_t>(g.offsets_.back()));
-  g.weights_.resize(static_cast<size_t>(g.offsets_.back()));
-  for (size_t r = 0; r < static_cast<size_t>(n); ++r) {
-    auto a = static_cast<size_t>(offsets[r]);
-    const auto a_end = static_cast<size_t>(offsets[r + 1]);
-    auto b = static_cast<size_t>(t.offsets[r]);
-    const auto b_end = static_cast<size_t>(t.offsets[r + 1]);
-    auto out = static_cast<size_t>(g.offsets_[r]);
-    while (a != a_end || b != b_end) {
-      if (b == b_end || (a != a_end && targets[a] < t.targets[b])) {
-        g.targets_[out] = targets[a];
-        g.weights_[out] = weights[a++];
-      } else if (a == a_end || t.targets[b] < targets[a]) {
-        g.targets_[out] = t.targets[b];
-        g.weights_[out] = t.weights[b++];
+  sum.targets.resize(static_cast<size_t>(sum.offsets.back()));
+  sum.weights.resize(static_cast<size_t>(sum.offsets.back()));
+  for (size_t r = 0; r < rows; ++r) {
+    auto x = static_cast<size_t>(a.offsets[r]);
+    const auto x_end = static_cast<size_t>(a.offsets[r + 1]);
+    auto y = static_cast<size_t>(b.offsets[r]);
+    const auto y_end = static_cast<size_t>(b.offsets[r + 1]);
+    auto out = static_cast<size_t>(sum.offsets[r]);
+    while (x != x_end || y != y_end) {
+      if (y == y_end || (x != x_end && a.targets[x] < b.targets[y])) {
+        sum.targets[out] = a.targets[x];
+        sum.weights[out] = a.weights[x++];
+      } else if (x == x_end || b.targets[y] < a.targets[x]) {
+        sum.targets[out] = b.targets[y];
+        sum.weights[out] = b.weights[y++];
       } else {
-        g.targets_[out] = targets[a];
-        g.weights_[out] = weights[a++] + t.weights[b++];
+        sum.targets[out] = a.targets[x];
+        sum.weights[out] = a.weights[x++] + b.weights[y++];
       }
       ++out;
     }
   }
-  return g;
+  return sum;
+}
+
+CommGraph CommGraph::from_directed_rows(Index n, std::vector<Offset> offsets,
+                                        std::vector<Index> targets, std::vector<Weight> weights) {
+  check_csr_shape("CommGraph::from_directed_rows", n, offsets, targets, weights);
+  assert(rows_are_canonical(n, offsets, targets, weights));
+  const kernels::CsrView rows{n, offsets, targets, weights};
+  const SymmetryChecksums sums = symmetry_checksums(rows, /*first_row=*/0);
+  if (sums.forward == sums.backward) {
+    return from_symmetric_csr(n, std::move(offsets), std::move(targets), std::move(weights));
+  }
+  // S = A + A^T, merging row i of A with row i of A^T (both sorted).
+  const kernels::Csr t = transpose(n, offsets, targets, weights);
+  kernels::Csr s = add_rows(rows, t.view());
+  return from_symmetric_csr(n, std::move(s.offsets), std::move(s.targets), std::move(s.weights),
+                            /*symmetrised=*/true);
 }
 
 CommGraph CommGraph::from_triplets(Index n, std::vector<Triplet> triplets) {
@@ -243,12 +238,13 @@ CommGraph CommGraph::from_triplets(Index n, std::vector<Triplet> triplets) {
 }
 
 CommGraph CommGraph::from_symmetric_csr(Index n, std::vector<Offset> offsets,
-                                        std::vector<Index> targets, std::vector<Weight> weights) {
+                                        std::vector<Index> targets, std::vector<Weight> weights,
+                                        bool symmetrised) {
   check_csr_shape("CommGraph::from_symmetric_csr", n, offsets, targets, weights);
   assert(rows_are_canonical(n, offsets, targets, weights));
   CommGraph g;
   g.n_ = n;
-  g.symmetrised_ = false;
+  g.symmetrised_ = symmetrised;
   g.offsets_ = std::move(offsets);
   g.targets_ = std::move(targets);
   g.weights_ = std::move(weights);

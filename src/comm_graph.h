@@ -1,6 +1,7 @@
 // The communication pattern: a symmetric sparse matrix over processes (the model every phase uses).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -36,8 +37,10 @@ class CommGraph {
   static CommGraph from_triplets(Index n, std::vector<Triplet> triplets);
 
   /// Builds from an already symmetric CSR (e.g. a METIS graph); the caller checked symmetry.
+  /// `symmetrised`: the rows are C + C^T of a directed input C (costs are then halved).
   static CommGraph from_symmetric_csr(Index n, std::vector<Offset> offsets,
-                                      std::vector<Index> targets, std::vector<Weight> weights);
+                                      std::vector<Index> targets, std::vector<Weight> weights,
+                                      bool symmetrised = false);
 
   [[nodiscard]] Index size() const { return n_; }
   [[nodiscard]] Offset nnz() const { return static_cast<Offset>(targets_.size()); }
@@ -57,5 +60,19 @@ class CommGraph {
   std::vector<Index> targets_;
   std::vector<Weight> weights_;
 };
+
+/// Two order-free checksums of directed rows (rows [first_row, ...) of an n x n matrix): the sums
+/// modulo 2^64 of hash(i, j, w) and of hash(j, i, w) over the entries. Over the whole matrix they
+/// are equal exactly when the entries are symmetric (an asymmetric matrix passes with probability
+/// ~2^-64); being sums, the checksums of row blocks add up (MPI ranks) to those of the matrix.
+struct SymmetryChecksums {
+  std::uint64_t forward = 0;
+  std::uint64_t backward = 0;
+};
+SymmetryChecksums symmetry_checksums(kernels::CsrView rows, Index first_row);
+
+/// Row-wise sum of two matrices with the same rows (each row sorted): for C + C^T, a's weight
+/// comes first in every sum.
+kernels::Csr add_rows(kernels::CsrView a, kernels::CsrView b);
 
 }  // namespace treematch

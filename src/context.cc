@@ -34,12 +34,17 @@ std::string describe(const Context& ctx) {
       << "grouping.weighted_degree_budget = " << ctx.grouping.weighted_degree_budget << '\n'
       << "grouping.largest_index_budget = " << ctx.grouping.largest_index_budget << '\n'
       << "tree.split = " << to_string(ctx.tree.split) << '\n'
+      << "tree.prioritise_costly_links = " << ctx.tree.prioritise_costly_links << '\n'
+      << "tree.prioritise_max_processes = " << ctx.tree.prioritise_max_processes << '\n'
       << "placement.oversubscribe = " << ctx.placement.oversubscribe << '\n'
       << "placement.allowed_leaves = " << ctx.placement.allowed_leaves.size() << " leaves"
       << (ctx.placement.allowed_leaves.empty() ? " (all)" : "") << '\n'
       << "refinement.swaps = " << ctx.refinement.swaps << '\n'
-      << "refinement.passes = " << ctx.refinement.passes << '\n'
+      << "refinement.subtrees = " << ctx.refinement.subtrees << '\n'
+      << "refinement.cycles = " << ctx.refinement.cycles << '\n'
+      << "refinement.rounds = " << ctx.refinement.rounds << '\n'
       << "refinement.partners = " << ctx.refinement.partners << '\n'
+      << "refinement.blocks_tried = " << ctx.refinement.blocks_tried << '\n'
       << "refinement.keep_identity = " << ctx.refinement.keep_identity << '\n'
       << "baselines.seed = " << ctx.baselines.seed << '\n'
       << "threads = " << ctx.threads << (ctx.threads == 0 ? " (all)" : "") << '\n';

@@ -44,6 +44,10 @@ enum class AritySplit {
 
 struct TreeContext {
   AritySplit split = AritySplit::kBest;
+  /// With link costs that differ by level, also walk the tree with the levels below each costly
+  /// link merged (prioritised_arities) and keep the cheapest weighted mapping.
+  bool prioritise_costly_links = true;
+  kernels::Index prioritise_max_processes = 65536;  ///< ... up to this many processes
 };
 
 /// Where processes may go.
@@ -54,9 +58,12 @@ struct PlacementContext {
 
 /// What happens to TreeMatch's mapping afterwards.
 struct RefinementContext {
-  bool swaps = false;         ///< swap refinement along communication links (never raises the cost)
-  int passes = 3;             ///< at most this many passes over the ranks
-  int partners = 4;           ///< each rank looks at leaves next to its heaviest partners
+  bool swaps = true;     ///< refine the final mapping (src/refinement.h; never raises the cost)
+  bool subtrees = true;  ///< also exchange whole subtrees, top down, before single processes
+  int cycles = 2;        ///< at most this many top-down sweeps over the levels
+  int rounds = 8;        ///< propose-then-apply rounds per level and sweep
+  int partners = 4;      ///< each process looks at the blocks of its heaviest partners...
+  int blocks_tried = 2;  ///< ... and prices every leaf of the best of those blocks
   bool keep_identity = true;  ///< return the identity (rank i on slot i) if it costs less
 };
 

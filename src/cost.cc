@@ -55,15 +55,18 @@ Index block_count(Index ranks) {
   return (ranks + kCostBlockRanks - 1) / kCostBlockRanks;
 }
 
-/// Visits the stored entries of the rows of one block in row order: visit(height, weight).
+/// Visits the stored entries of the rows of one block in row order: visit(height, weight). `graph`
+/// holds the rows from `first_row` on (0: all of them).
 template <typename Visit>
 void for_block_entries(const kernels::CsrView& graph, const Topology& topology,
-                       const std::vector<Index>& leaf, Index block, Visit&& visit) {
+                       const std::vector<Index>& leaf, Index block, Visit&& visit,
+                       Index first_row = 0) {
   const Index begin = block * kCostBlockRanks;
-  const Index end = std::min(graph.n, begin + kCostBlockRanks);
+  const Index held_end = first_row + static_cast<Index>(graph.offsets.size()) - 1;
+  const Index end = std::min({graph.n, begin + kCostBlockRanks, held_end});
   for (Index i = begin; i < end; ++i) {
     const Index leaf_i = leaf[static_cast<std::size_t>(i)];
-    for (Offset e = graph.row_begin(i); e < graph.row_end(i); ++e) {
+    for (Offset e = graph.row_begin(i - first_row); e < graph.row_end(i - first_row); ++e) {
       const auto entry = static_cast<std::size_t>(e);
       const Index leaf_j = leaf[static_cast<std::size_t>(graph.targets[entry])];
       visit(topology.common_ancestor_height(leaf_i, leaf_j), graph.weights[entry]);
@@ -73,12 +76,15 @@ void for_block_entries(const kernels::CsrView& graph, const Topology& topology,
 
 MappingCost block_cost(const kernels::CsrView& graph, const Topology& topology,
                        const DistanceByHeight& distance, const std::vector<Index>& leaf,
-                       Index block) {
+                       Index block, Index first_row = 0) {
   MappingCost sum;
-  for_block_entries(graph, topology, leaf, block, [&](int height, Weight weight) {
-    sum.hop_bytes += weight * distance.hops[static_cast<std::size_t>(height)];
-    sum.weighted += weight * distance.weighted[static_cast<std::size_t>(height)];
-  });
+  for_block_entries(
+      graph, topology, leaf, block,
+      [&](int height, Weight weight) {
+        sum.hop_bytes += weight * distance.hops[static_cast<std::size_t>(height)];
+        sum.weighted += weight * distance.weighted[static_cast<std::size_t>(height)];
+      },
+      first_row);
   return sum;
 }
 
@@ -116,14 +122,7 @@ MappingCost evaluate_cost_impl(const CommGraph& graph, const Topology& topology,
   const auto partial = block_partials<MappingCost>(graph.size(), parallel, [&](Index block) {
     return block_cost(view, topology, distance, mapping.leaf_of_rank, block);
   });
-  MappingCost total;
-  for (const MappingCost& part : partial) {
-    total.hop_bytes += part.hop_bytes;
-    total.weighted += part.weighted;
-  }
-  total.hop_bytes *= graph.cost_scale();
-  total.weighted *= graph.cost_scale();
-  return total;
+  return sum_block_costs(partial, graph.cost_scale());
 }
 
 std::vector<double> traffic_by_height_impl(const CommGraph& graph, const Topology& topology,
@@ -142,6 +141,33 @@ std::vector<double> traffic_by_height_impl(const CommGraph& graph, const Topolog
 }
 
 }  // namespace
+
+std::vector<MappingCost> block_costs(kernels::CsrView rows, Index first_row,
+                                     const Topology& topology, const Mapping& mapping) {
+  if (first_row % kCostBlockRanks != 0) {
+    throw std::invalid_argument("block_costs: rows must start at a multiple of kCostBlockRanks");
+  }
+  const DistanceByHeight distance(topology);
+  const Index held = static_cast<Index>(rows.offsets.size()) - 1;
+  const Index first_block = first_row / kCostBlockRanks;
+  std::vector<MappingCost> partial(static_cast<std::size_t>(block_count(held)));
+  tbb::parallel_for(Index{0}, block_count(held), [&](Index b) {
+    partial[static_cast<std::size_t>(b)] =
+        block_cost(rows, topology, distance, mapping.leaf_of_rank, first_block + b, first_row);
+  });
+  return partial;
+}
+
+MappingCost sum_block_costs(std::span<const MappingCost> blocks, double cost_scale) {
+  MappingCost total;
+  for (const MappingCost& part : blocks) {
+    total.hop_bytes += part.hop_bytes;
+    total.weighted += part.weighted;
+  }
+  total.hop_bytes *= cost_scale;
+  total.weighted *= cost_scale;
+  return total;
+}
 
 MappingCost evaluate_cost(const CommGraph& graph, const Topology& topology,
                           const Mapping& mapping) {

@@ -1,6 +1,7 @@
 // Costs of a mapping on a topology: hop-bytes and the link-cost-weighted cost.
 #pragma once
 
+#include <span>
 #include <vector>
 
 #include "src/comm_graph.h"
@@ -34,6 +35,13 @@ MappingCost evaluate_cost(const CommGraph& graph, const Topology& topology, cons
 /// Sequential reference twin of evaluate_cost (same block decomposition: bit-identical results).
 MappingCost evaluate_cost_seq(const CommGraph& graph, const Topology& topology,
                               const Mapping& mapping);
+
+/// evaluate_cost split where the rows live (MPI ranks): the partial cost of each kCostBlockRanks
+/// block of the rows `rows` holds, from `first_row` (a multiple of kCostBlockRanks; rows.n = p).
+/// sum_block_costs over every block of the matrix, in block order, equals evaluate_cost exactly.
+std::vector<MappingCost> block_costs(kernels::CsrView rows, Index first_row,
+                                     const Topology& topology, const Mapping& mapping);
+MappingCost sum_block_costs(std::span<const MappingCost> blocks, double cost_scale);
 
 /// Volume crossing each tree level: result[h] = sum over i != j of C[i][j] whose lowest common
 /// ancestor is h levels above the leaves (h = 0: same leaf); depth() + 1 entries summing to

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <optional>
 
@@ -11,7 +12,6 @@
 #include "kernels/group_values.h"
 #include "kernels/independent_set.h"
 #include "kernels/largest_index.h"
-#include "kernels/partition_refinement.h"
 #include "kernels/weighted_degree.h"
 #include "src/arity_split.h"
 
@@ -40,10 +40,10 @@ std::string name_of(Heuristic h) {
   return "?";
 }
 
-/// The matrix of one level: `full` for values, `links` (each row's strongest entries, or the
-/// full matrix when rows are short) for growing candidates.
-struct LevelMatrix {
-  kernels::CsrView full;
+/// One level as the rounds see it: `full` answers values, `links` (each row's strongest entries,
+/// or the full matrix when rows are short) grows candidates.
+struct LevelView {
+  const LevelMatrix& full;
   kernels::CsrView links;
   std::span<const Weight> rowsum;
 };
@@ -54,7 +54,7 @@ struct Round {
   std::vector<Weight> values;
 };
 
-Round make_round(const LevelMatrix& m, std::span<const std::uint8_t> free, Index k, bool exhaustive,
+Round make_round(const LevelView& m, std::span<const std::uint8_t> free, Index k, bool exhaustive,
                  const GroupingContext& ctx) {
   Round round;
   if (exhaustive) {
@@ -64,7 +64,7 @@ Round make_round(const LevelMatrix& m, std::span<const std::uint8_t> free, Index
     round.candidates = kernels::neighbourhood_candidates(m.links, m.rowsum, free, fillers, k,
                                                          ctx.seeds_per_process);
   }
-  round.values = kernels::group_values(m.full, m.rowsum, round.candidates);
+  round.values = m.full.group_values(m.rowsum, round.candidates);
   return round;
 }
 
@@ -97,10 +97,10 @@ std::optional<std::vector<Index>> select(const Round& round, Index n, Heuristic 
 }
 
 /// Runs one heuristic through the candidate rounds and the final packing.
-std::optional<LevelGrouping> run_heuristic(const LevelMatrix& m, Index k, bool exhaustive,
+std::optional<LevelGrouping> run_heuristic(const LevelView& m, Index k, bool exhaustive,
                                            const Round& first_round, Heuristic heuristic,
                                            const GroupingContext& ctx) {
-  const Index n = m.full.n;
+  const Index n = m.links.n;
   std::vector<std::uint8_t> free(at(n), 1);
   Groups chosen;
   chosen.k = k;
@@ -124,7 +124,7 @@ std::optional<LevelGrouping> run_heuristic(const LevelMatrix& m, Index k, bool e
   const Groups rest = kernels::pack_remaining(m.links, m.rowsum, free, k);
   chosen.members.insert(chosen.members.end(), rest.members.begin(), rest.members.end());
   result.groups = kernels::ordered_by_first_member(chosen);
-  const std::vector<Weight> values = kernels::group_values(m.full, m.rowsum, result.groups);
+  const std::vector<Weight> values = m.full.group_values(m.rowsum, result.groups);
   result.total_value = std::accumulate(values.begin(), values.end(), 0.0);
   result.heuristic = name_of(heuristic);
   result.exhaustive = exhaustive;
@@ -138,18 +138,8 @@ Index strong_link_limit(Index k, const GroupingContext& ctx) {
   return std::max<Index>(ctx.strongest_links, 4 * k);
 }
 
-bool needs_strong_links(kernels::CsrView graph, Index k, const GroupingContext& ctx) {
-  if (graph.n == k || k == 1 || log_binomial(graph.n, k) <= std::log(ctx.exhaustive_limit))
-    return false;
-  for (Index v = 0; v + 1 < static_cast<Index>(graph.offsets.size()); ++v) {
-    if (graph.row_end(v) - graph.row_begin(v) > strong_link_limit(k, ctx)) return true;
-  }
-  return false;
-}
-
-LevelGrouping group_level(kernels::CsrView graph, Index k, const GroupingContext& ctx,
-                          const kernels::Csr* strong_links) {
-  const Index n = graph.n;
+LevelGrouping group_level(LevelMatrix& matrix, Index k, const GroupingContext& ctx) {
+  const Index n = matrix.order();
   LevelGrouping best;
   if (n == k || k == 1) {  // one group of everything, or singletons: nothing to choose
     best.groups.k = k;
@@ -159,17 +149,12 @@ LevelGrouping group_level(kernels::CsrView graph, Index k, const GroupingContext
     best.exhaustive = true;
     return best;
   }
-  const std::vector<Weight> rowsum = kernels::row_sums(graph);
+  const std::vector<Weight> rowsum = matrix.row_sums();
   const bool exhaustive = log_binomial(n, k) <= std::log(ctx.exhaustive_limit);
   // Dense rows: candidates grow along each process's strongest links only.
-  const kernels::Csr strong = strong_links == nullptr && needs_strong_links(graph, k, ctx)
-                                  ? kernels::strongest_neighbours(graph, strong_link_limit(k, ctx))
-                                  : kernels::Csr{};
-  const kernels::Csr* links =
-      strong_links != nullptr ? strong_links : (strong.targets.empty() ? nullptr : &strong);
-  kernels::CsrView link_view = links != nullptr ? links->view() : graph;
-  link_view.n = graph.n;  // artificial processes past the stored rows
-  const LevelMatrix m{graph, link_view, rowsum};
+  const kernels::CsrView links = matrix.links(exhaustive ? std::numeric_limits<Offset>::max()
+                                                         : Offset{strong_link_limit(k, ctx)});
+  const LevelView m{matrix, links, rowsum};
   const std::vector<std::uint8_t> all_free(at(n), 1);
   const Round first_round = make_round(m, all_free, k, exhaustive, ctx);
 
@@ -191,9 +176,8 @@ LevelGrouping group_level(kernels::CsrView graph, Index k, const GroupingContext
     best = *run_heuristic(m, k, exhaustive, first_round, Heuristic::kSmallestValueFirst, ctx);
   }
   // Exchanges between groups repair what the greedy selection and the packing left behind.
-  if (ctx.partition_passes > 0 &&
-      kernels::refine_partition(graph, best.groups, ctx.partition_passes) > 0) {
-    const std::vector<Weight> values = kernels::group_values(graph, rowsum, best.groups);
+  if (ctx.partition_passes > 0 && matrix.refine_partition(best.groups, ctx.partition_passes) > 0) {
+    const std::vector<Weight> values = matrix.group_values(rowsum, best.groups);
     best.total_value = std::accumulate(values.begin(), values.end(), 0.0);
   }
   return best;

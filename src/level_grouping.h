@@ -6,6 +6,7 @@
 
 #include "kernels/types.h"
 #include "src/context.h"
+#include "src/level_matrix.h"
 
 namespace treematch {
 
@@ -40,16 +41,10 @@ struct LevelGrouping {
 ///    groups the rest; processes without any partner are filled in that way.
 ///  - Memory: O(nnz + p + candidates x k) per level, never a dense p x p array.
 /// The level keeps the heuristic whose partition has the smallest total value (ties: the order
-/// above). Same result for any thread count. `strong_links`, when given, is
-/// kernels::strongest_neighbours(graph, strong_link_limit(k, ctx)) computed by the caller (walks
-/// that start from the same matrix share it).
-LevelGrouping group_level(kernels::CsrView graph, Index k, const GroupingContext& ctx,
-                          const kernels::Csr* strong_links = nullptr);
+/// above). Same result for any thread count, and wherever the matrix rows live (LevelMatrix).
+LevelGrouping group_level(LevelMatrix& matrix, Index k, const GroupingContext& ctx);
 
 /// The row cap group_level uses for candidate growth at arity k.
 Index strong_link_limit(Index k, const GroupingContext& ctx);
-
-/// Whether group_level would grow candidates along a cut-down copy of `graph` at arity k.
-bool needs_strong_links(kernels::CsrView graph, Index k, const GroupingContext& ctx);
 
 }  // namespace treematch

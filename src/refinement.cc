@@ -1,8 +1,12 @@
-// Swap refinement: each rank tries the leaves beside its heaviest partners and keeps a cheaper
-// swap.
+// Refinement sweeps: whole subtrees exchanged from the top down, then single processes.
 #include "src/refinement.h"
 
 #include <algorithm>
+#include <numeric>
+
+#include "kernels/aggregation.h"
+#include "src/cost.h"
+#include "src/mapping.h"
 
 namespace treematch {
 namespace {
@@ -10,126 +14,92 @@ namespace {
 std::size_t at(Index i) {
   return static_cast<std::size_t>(i);
 }
-std::size_t at(Offset e) {
-  return static_cast<std::size_t>(e);
+
+kernels::PlacementSwapOptions swap_options(const RefinementContext& ctx) {
+  kernels::PlacementSwapOptions options;
+  options.rounds = ctx.rounds;
+  options.partners = ctx.partners;
+  options.blocks_tried = ctx.blocks_tried;
+  return options;
 }
 
-/// Everything one pass needs, kept across ranks to avoid allocations.
-class SwapSearch {
- public:
-  SwapSearch(const CommGraph& graph, const Topology& tree, std::vector<Index>& leaf_of_rank)
-      : m_(graph.view()), tree_(tree), leaf_(leaf_of_rank), occupant_(at(tree.leaf_count()), -1) {
-    for (std::size_t r = 0; r < leaf_.size(); ++r) occupant_[at(leaf_[r])] = static_cast<Index>(r);
-    sibling_block_ = tree.depth() == 0 ? 1 : tree.leaves_below(tree.depth() - 1);
+/// Exchanges the contents of nodes at `depth` as wholes; returns the exchanges applied.
+long long exchange_subtrees(const CommGraph& graph, const Topology& tree, int depth,
+                            std::vector<Index>& leaf_of_rank, const RefinementContext& ctx) {
+  const Index size = tree.leaves_below(depth);
+  const Index leaves = tree.leaf_count();
+  // The processes under each node, padded with artificial ones on empty leaves: groups of `size`.
+  std::vector<Index> occupant(at(leaves), -1);
+  for (Index r = 0; r < graph.size(); ++r) occupant[at(leaf_of_rank[at(r)])] = r;
+  kernels::Groups nodes;
+  nodes.k = size;
+  nodes.members.resize(at(leaves));
+  Index artificial = graph.size();
+  for (Index leaf = 0; leaf < leaves; ++leaf)
+    nodes.members[at(leaf)] = occupant[at(leaf)] >= 0 ? occupant[at(leaf)] : artificial++;
+  for (Index g = 0; g < nodes.count(); ++g) {
+    const auto first = nodes.members.begin() + static_cast<std::ptrdiff_t>(g) * size;
+    std::sort(first, first + size);
   }
-
-  /// Weighted cost over stored entries (each pair twice).
-  [[nodiscard]] double cost() const {
-    double total = 0.0;
-    for (Index i = 0; i < m_.n; ++i) {
-      for (Offset e = m_.row_begin(i); e < m_.row_end(i); ++e) {
-        total +=
-            m_.weights[at(e)] * tree_.weighted_distance(leaf_[at(i)], leaf_[at(m_.targets[at(e)])]);
-      }
-    }
-    return total;
-  }
-
-  /// Tries the candidate leaves of rank i; applies the best strictly improving swap. True if
-  /// applied.
-  bool improve(Index i, int partners) {
-    const Index a = leaf_[at(i)];
-    collect_candidates(i, a, partners);
-    double best_gain = 0.0;
-    Index best_leaf = -1;
-    for (Index b : candidates_) {
-      const double gain = swap_gain(i, a, b);
-      if (gain > best_gain * (1.0 + 1e-12) + 1e-9) {
-        best_gain = gain;
-        best_leaf = b;
-      }
-    }
-    if (best_leaf < 0) return false;
-    const Index j = occupant_[at(best_leaf)];
-    leaf_[at(i)] = best_leaf;
-    occupant_[at(best_leaf)] = i;
-    occupant_[at(a)] = j;
-    if (j >= 0) leaf_[at(j)] = a;
-    return true;
-  }
-
- private:
-  /// Leaves under the same lowest node as the leaves of i's heaviest partners (not i's own).
-  void collect_candidates(Index i, Index a, int partners) {
-    heaviest_.clear();
-    for (Offset e = m_.row_begin(i); e < m_.row_end(i); ++e)
-      heaviest_.emplace_back(-m_.weights[at(e)], m_.targets[at(e)]);
-    const std::size_t keep = std::min(heaviest_.size(), at(partners));
-    std::partial_sort(heaviest_.begin(), heaviest_.begin() + static_cast<std::ptrdiff_t>(keep),
-                      heaviest_.end());
-    candidates_.clear();
-    for (std::size_t h = 0; h < keep; ++h) {
-      const Index first = leaf_[at(heaviest_[h].second)] / sibling_block_ * sibling_block_;
-      for (Index b = first; b < first + sibling_block_; ++b) {
-        if (b != a) candidates_.push_back(b);
-      }
-    }
-    std::sort(candidates_.begin(), candidates_.end());
-    candidates_.erase(std::unique(candidates_.begin(), candidates_.end()), candidates_.end());
-  }
-
-  /// How much moving rank r from leaf `from` to leaf `to` lowers its own terms (others fixed).
-  double move_gain(Index r, Index from, Index to) const {
-    double gain = 0.0;
-    for (Offset e = m_.row_begin(r); e < m_.row_end(r); ++e) {
-      const Index other = leaf_[at(m_.targets[at(e)])];
-      gain += m_.weights[at(e)] *
-              (tree_.weighted_distance(from, other) - tree_.weighted_distance(to, other));
-    }
-    return gain;
-  }
-
-  /// Gain of exchanging rank i (on a) with the occupant of b (or moving i to b when empty).
-  double swap_gain(Index i, Index a, Index b) const {
-    const Index j = occupant_[at(b)];
-    double gain = move_gain(i, a, b);
-    if (j < 0) return gain;
-    gain += move_gain(j, b, a);
-    // Both sums counted the i-j link as if the other had stayed; it does not change.
-    const auto row = m_.targets.subspan(at(m_.row_begin(i)), at(m_.row_end(i) - m_.row_begin(i)));
-    const auto found = std::lower_bound(row.begin(), row.end(), j);
-    if (found != row.end() && *found == j) {
-      gain -= 2.0 *
-              m_.weights[at(m_.row_begin(i)) + static_cast<std::size_t>(found - row.begin())] *
-              tree_.weighted_distance(a, b);
-    }
-    return gain;
-  }
-
-  kernels::CsrView m_;
-  const Topology& tree_;
-  std::vector<Index>& leaf_;
-  std::vector<Index> occupant_;
-  Index sibling_block_ = 1;
-  std::vector<std::pair<Weight, Index>> heaviest_;
-  std::vector<Index> candidates_;
-};
+  kernels::CsrView padded = graph.view();
+  padded.n = leaves;
+  // q[g][h] = traffic between the processes under nodes g and h.
+  const kernels::Csr between = kernels::aggregate(padded, nodes);
+  std::vector<Index> where(at(nodes.count()));
+  std::iota(where.begin(), where.end(), 0);
+  const kernels::PlacementSwapStats stats =
+      kernels::refine_placement(between.view(), leaf_tree(tree, depth), where, swap_options(ctx));
+  const long long moves = stats.moves + stats.pair_moves;
+  if (moves == 0) return 0;
+  for (Index& leaf : leaf_of_rank) leaf = where[at(leaf / size)] * size + leaf % size;
+  return moves;
+}
 
 }  // namespace
 
-RefinementStats refine_by_swaps(const CommGraph& graph, const Topology& tree,
-                                std::vector<Index>& leaf_of_rank, const RefinementContext& ctx) {
-  RefinementStats stats;
-  SwapSearch search(graph, tree, leaf_of_rank);
-  stats.cost_before = search.cost();
-  for (int pass = 0; pass < ctx.passes; ++pass) {
-    long long swaps = 0;
-    for (Index i = 0; i < graph.size(); ++i) swaps += search.improve(i, ctx.partners) ? 1 : 0;
-    stats.passes = pass + 1;
-    stats.swaps += swaps;
-    if (swaps == 0) break;
+kernels::LeafTree leaf_tree(const Topology& tree, int depth) {
+  const int full = tree.depth();
+  kernels::LeafTree cut;
+  for (int level = 0; level < depth; ++level)
+    cut.arities.push_back(tree.levels()[static_cast<std::size_t>(level)].arity);
+  cut.distance.assign(static_cast<std::size_t>(depth) + 1, 0.0);
+  for (int h = 1; h <= depth; ++h) {
+    // Leaf 0 and the first leaf of the next subtree at depth (full - height + 1) meet `height` up.
+    const int height = h + full - depth;
+    cut.distance[static_cast<std::size_t>(h)] =
+        tree.weighted_distance(0, tree.leaves_below(full - height + 1));
   }
-  stats.cost_after = search.cost();
+  return cut;
+}
+
+RefinementStats refine_mapping(const CommGraph& graph, const Topology& tree,
+                               std::vector<Index>& leaf_of_rank, const RefinementContext& ctx) {
+  RefinementStats stats;
+  const std::vector<Index> given = leaf_of_rank;
+  stats.cost_before = evaluate_cost(graph, tree, Mapping{leaf_of_rank}).weighted;
+  stats.cost_after = stats.cost_before;
+  if (graph.size() < 2 || tree.depth() < 2) return stats;
+  for (int cycle = 0; cycle < ctx.cycles; ++cycle) {
+    long long moves = 0;
+    if (ctx.subtrees) {
+      for (int depth = 2; depth < tree.depth(); ++depth) {
+        const long long applied = exchange_subtrees(graph, tree, depth, leaf_of_rank, ctx);
+        stats.subtree_swaps += applied;
+        moves += applied;
+      }
+    }
+    const kernels::PlacementSwapStats single = kernels::refine_placement(
+        graph.view(), leaf_tree(tree, tree.depth()), leaf_of_rank, swap_options(ctx));
+    stats.swaps += single.moves + single.pair_moves;
+    moves += single.moves + single.pair_moves;
+    stats.cycles = cycle + 1;
+    if (moves == 0) break;
+  }
+  stats.cost_after = evaluate_cost(graph, tree, Mapping{leaf_of_rank}).weighted;
+  if (stats.cost_after > stats.cost_before) {  // rounding only; the moves each lowered the cost
+    leaf_of_rank = given;
+    stats.cost_after = stats.cost_before;
+  }
   return stats;
 }
 

@@ -231,6 +231,33 @@ Topology Topology::with_oversubscription(Index arity) const {
   return Topology(std::move(levels), std::move(os), machine_level_);
 }
 
+Topology Topology::with_link_costs(const std::vector<double>& bottom_up) const {
+  if (bottom_up.size() != levels_.size()) {
+    std::string levels;
+    for (std::size_t i = levels_.size(); i-- > 0;) {
+      if (!levels.empty()) levels += ", ";
+      levels += std::to_string(levels_[i].arity) +
+                (levels_[i].name.empty() ? "" : " (" + levels_[i].name + ")");
+    }
+    throw std::invalid_argument(
+        "topology " + shape() + ": " + std::to_string(bottom_up.size()) + " link costs given for " +
+        std::to_string(levels_.size()) +
+        " levels; give one per level, bottom-up (arities from the leaves: " + levels + ")");
+  }
+  std::vector<TreeLevel> levels = levels_;
+  for (std::size_t i = 0; i < levels.size(); ++i)
+    levels[i].link_cost = bottom_up[levels.size() - 1 - i];
+  Topology copy(std::move(levels), leaf_os_, machine_level_);
+  copy.machine_os_stride_ = machine_os_stride_;
+  return copy;
+}
+
+bool Topology::uniform_link_costs() const {
+  return std::all_of(levels_.begin(), levels_.end(), [&](const TreeLevel& level) {
+    return level.link_cost == levels_.front().link_cost;
+  });
+}
+
 std::string Topology::to_tleaf() const {
   std::string text = "tleaf " + std::to_string(levels_.size());
   for (const TreeLevel& level : levels_) {

@@ -81,6 +81,13 @@ class Topology {
   /// integers (the real PU is that OS index divided by `arity`). arity == 1 returns a plain copy.
   /// Throws std::invalid_argument if arity < 1.
   [[nodiscard]] Topology with_oversubscription(Index arity) const;
+  /// A copy whose link costs are `bottom_up` (one per level of the reduced tree, the leaves' links
+  /// first: `--link-costs 1:10:100` on a 3-level tree). Throws std::invalid_argument naming the
+  /// levels when the count differs from depth() or a cost is negative or not finite.
+  [[nodiscard]] Topology with_link_costs(const std::vector<double>& bottom_up) const;
+  /// True when every level's link costs the same (then the weighted cost is a multiple of the
+  /// hop-bytes).
+  [[nodiscard]] bool uniform_link_costs() const;
   /// "tleaf n a0 c0 ..." form, for messages and for Scotch ("tleaf 0" for a single leaf). Costs
   /// are printed in the shortest form that reads back to the same double.
   [[nodiscard]] std::string to_tleaf() const;

@@ -5,8 +5,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "kernels/aggregation.h"
-#include "kernels/candidate_groups.h"
 #include "src/arity_split.h"
 #include "src/constrained_mapping.h"
 #include "src/cost.h"
@@ -33,22 +31,20 @@ void check_fits(Index processes, Index slots, const Context& ctx) {
 }
 
 /// Algorithm 1 over the given arities (bottom-up): returns leaf positions in `tree`.
-TreeMatchResult walk(const CommGraph& graph, const std::vector<Index>& arities,
-                     const GroupingContext& ctx, const kernels::Csr* input_links) {
+TreeMatchResult walk(const MappingInput& input, const std::vector<Index>& arities,
+                     const GroupingContext& ctx) {
   TreeMatchResult result;
   std::vector<GroupLevel> levels;
-  kernels::Csr aggregated;
-  kernels::CsrView m = graph.view();
+  std::unique_ptr<LevelMatrix> m = input.first_level();
   for (Index k : arities) {
     const auto start = std::chrono::steady_clock::now();
-    const Index order = m.n;
+    const Index order = m->order();
     // ExtendComMatrix: artificial processes (empty rows) until k divides the order.
-    m.n = round_up(order, k);
+    m->extend(round_up(order, k));
     // GroupProcesses: a minimum-value set of disjoint groups of k.
-    LevelGrouping grouping = group_level(m, k, ctx, levels.empty() ? input_links : nullptr);
+    LevelGrouping grouping = group_level(*m, k, ctx);
     // AggregateComMatrix: r[g][h] = sum of m[i][j] for i in g, j in h.
-    aggregated = kernels::aggregate(m, grouping.groups);
-    m = aggregated.view();
+    m = m->aggregate(grouping.groups);
     levels.push_back(GroupLevel{std::move(grouping.groups), order});
     result.levels.push_back(LevelTrace{
         k, order, levels.back().groups.count() * k - order, grouping.heuristic, grouping.exhaustive,
@@ -61,6 +57,19 @@ TreeMatchResult walk(const CommGraph& graph, const std::vector<Index>& arities,
 }
 
 }  // namespace
+
+bool prioritises_links(const Topology& tree, Index processes, const TreeContext& ctx) {
+  return ctx.prioritise_costly_links && !tree.uniform_link_costs() && tree.depth() > 2 &&
+         processes <= ctx.prioritise_max_processes;
+}
+
+std::vector<Index> prioritised_arities(const Topology& tree, Index processes, int depth) {
+  (void)processes;  // the arities do not depend on it; kept for symmetry with walked_arities
+  std::vector<Index> arities{tree.leaves_below(depth)};
+  for (int level = depth - 1; level >= 0; --level)
+    arities.push_back(tree.levels()[static_cast<std::size_t>(level)].arity);
+  return arities;
+}
 
 std::vector<Index> walked_arities(const Topology& tree, Index processes, bool split) {
   std::vector<Index> arities;
@@ -78,61 +87,72 @@ std::vector<Index> walked_arities(const Topology& tree, Index processes, bool sp
 
 TreeMatchResult treematch_map(const CommGraph& graph, const Topology& topology,
                               const Context& ctx) {
+  return treematch_map(LocalMappingInput(graph), topology, ctx);
+}
+
+TreeMatchResult treematch_map(const MappingInput& input, const Topology& topology,
+                              const Context& ctx) {
   const Index per_leaf = ctx.placement.oversubscribe;
   if (!ctx.placement.allowed_leaves.empty()) {
-    check_fits(graph.size(), static_cast<Index>(ctx.placement.allowed_leaves.size()) * per_leaf,
+    check_fits(input.size(), static_cast<Index>(ctx.placement.allowed_leaves.size()) * per_leaf,
                ctx);
-    TreeMatchResult constrained = constrained_treematch_map(graph, topology, ctx);
-    constrained.cost = evaluate_cost(graph, topology, constrained.mapping);
+    TreeMatchResult constrained = constrained_treematch_map(input.whole(), topology, ctx);
+    constrained.cost = input.cost(topology, constrained.mapping);
     return constrained;
   }
-  check_fits(graph.size(), topology.leaf_count() * per_leaf, ctx);
+  check_fits(input.size(), topology.leaf_count() * per_leaf, ctx);
   const Topology tree = topology.with_oversubscription(per_leaf);
-  if (graph.size() == 0) return {};
+  if (input.size() == 0) return {};
   if (tree.depth() == 0) {  // a single leaf
     TreeMatchResult single;
-    single.mapping.leaf_of_rank.assign(static_cast<std::size_t>(graph.size()), 0);
+    single.mapping.leaf_of_rank.assign(static_cast<std::size_t>(input.size()), 0);
     return single;
   }
 
-  const std::vector<Index> split = walked_arities(tree, graph.size(), /*split=*/true);
-  const std::vector<Index> unsplit = walked_arities(tree, graph.size(), /*split=*/false);
-  const auto costs = [&](const Mapping& m) { return evaluate_cost(graph, tree, m); };
-  // Both walks start from the input matrix: when it has long rows, cut them once for both.
+  const std::vector<Index> split = walked_arities(tree, input.size(), /*split=*/true);
+  const std::vector<Index> unsplit = walked_arities(tree, input.size(), /*split=*/false);
+  const auto costs = [&](const Mapping& m) { return input.cost(tree, m); };
   const std::vector<Index>& first = ctx.tree.split == AritySplit::kNever ? unsplit : split;
   const bool both = ctx.tree.split == AritySplit::kBest && split != unsplit;
-  const bool shared = both && !first.empty() && !unsplit.empty() &&
-                      strong_link_limit(first.front(), ctx.grouping) ==
-                          strong_link_limit(unsplit.front(), ctx.grouping) &&
-                      needs_strong_links(graph.view(), first.front(), ctx.grouping) &&
-                      needs_strong_links(graph.view(), unsplit.front(), ctx.grouping);
-  const kernels::Csr input_links =
-      shared ? kernels::strongest_neighbours(graph.view(),
-                                             strong_link_limit(first.front(), ctx.grouping))
-             : kernels::Csr{};
-  const kernels::Csr* links = shared ? &input_links : nullptr;
-  TreeMatchResult result = walk(graph, first, ctx.grouping, links);
+  TreeMatchResult result = walk(input, first, ctx.grouping);
   MappingCost cost = costs(result.mapping);
   if (both) {
     // Table 2 bounds the enumeration, not the quality: keep the unsplit walk when it maps cheaper.
-    TreeMatchResult other = walk(graph, unsplit, ctx.grouping, links);
+    TreeMatchResult other = walk(input, unsplit, ctx.grouping);
     const MappingCost other_cost = costs(other.mapping);
     if (other_cost.weighted < cost.weighted) {
       result = std::move(other);
       cost = other_cost;
     }
   }
-  // Local swaps along communication links; the identity wins if it is still cheaper.
-  if (ctx.refinement.swaps) {
+  // Exchanges of processes and subtrees that lower the weighted cost.
+  const auto refine = [&](TreeMatchResult& r) {
+    if (!ctx.refinement.swaps) return;
     const RefinementStats stats =
-        refine_by_swaps(graph, tree, result.mapping.leaf_of_rank, ctx.refinement);
-    result.refinement_swaps = stats.swaps;
-    cost = costs(result.mapping);
+        refine_mapping(input.whole(), tree, r.mapping.leaf_of_rank, ctx.refinement);
+    r.refinement_swaps = stats.swaps + stats.subtree_swaps;
+  };
+  refine(result);
+  cost = costs(result.mapping);
+  // Link costs that differ by level: also group straight into the subtrees below each costly
+  // link (the levels under it walked as one), so that its traffic comes first; keep the cheapest.
+  if (prioritises_links(tree, input.size(), ctx.tree)) {
+    for (int depth = 1; depth + 1 < tree.depth(); ++depth) {
+      TreeMatchResult other =
+          walk(input, prioritised_arities(tree, input.size(), depth), ctx.grouping);
+      refine(other);
+      const MappingCost other_cost = costs(other.mapping);
+      if (other_cost.weighted < cost.weighted) {
+        result = std::move(other);
+        cost = other_cost;
+      }
+    }
   }
+  // The identity wins if it is still cheaper.
   if (ctx.refinement.keep_identity) {
     Mapping identity;
-    identity.leaf_of_rank.resize(static_cast<std::size_t>(graph.size()));
-    for (Index i = 0; i < graph.size(); ++i) identity.leaf_of_rank[static_cast<std::size_t>(i)] = i;
+    identity.leaf_of_rank.resize(static_cast<std::size_t>(input.size()));
+    for (Index i = 0; i < input.size(); ++i) identity.leaf_of_rank[static_cast<std::size_t>(i)] = i;
     const MappingCost identity_cost = costs(identity);
     if (identity_cost.weighted < cost.weighted) {
       result.mapping = std::move(identity);
@@ -143,7 +163,7 @@ TreeMatchResult treematch_map(const CommGraph& graph, const Topology& topology,
   // Virtual leaves (oversubscription) back to cores.
   for (Index& leaf : result.mapping.leaf_of_rank) leaf /= per_leaf;
   // Costs on `tree` are those on the topology when no virtual level was added.
-  result.cost = per_leaf == 1 ? cost : evaluate_cost(graph, topology, result.mapping);
+  result.cost = per_leaf == 1 ? cost : input.cost(topology, result.mapping);
   return result;
 }
 

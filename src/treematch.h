@@ -9,6 +9,7 @@
 #include "src/context.h"
 #include "src/cost.h"
 #include "src/mapping.h"
+#include "src/mapping_input.h"
 #include "src/topology.h"
 
 namespace treematch {
@@ -36,9 +37,24 @@ struct TreeMatchResult {
 /// processes do not fit (more than leaves x oversubscribe, or than the allowed leaves).
 TreeMatchResult treematch_map(const CommGraph& graph, const Topology& topology, const Context& ctx);
 
+/// The same for an input whose rows may live on several MPI ranks (src/distributed): every rank
+/// calls it and gets the mapping treematch_map(graph, ...) gives for the gathered graph.
+TreeMatchResult treematch_map(const MappingInput& input, const Topology& topology,
+                              const Context& ctx);
+
 /// The arities TreeMatch walks, bottom-up, for p processes on `tree`, with Table 2 splitting when
 /// `split`. With ctx.tree.split == kBest both walks run and the cheaper mapping (weighted cost)
 /// wins.
 std::vector<Index> walked_arities(const Topology& tree, Index processes, bool split);
+
+/// Whether treematch_map also walks prioritised_arities: link costs that differ by level, at least
+/// three levels, and at most ctx.prioritise_max_processes processes.
+bool prioritises_links(const Topology& tree, Index processes, const TreeContext& ctx);
+
+/// The walk that puts the links above depth `depth` first (1 <= depth < tree.depth() - 1): the
+/// levels below it as one arity (tree.leaves_below(depth): processes are grouped straight into the
+/// subtrees of that size, minimising the traffic that leaves them), then the levels above, bottom-
+/// up. Inside a subtree the members are placed in order; the refinement arranges them.
+std::vector<Index> prioritised_arities(const Topology& tree, Index processes, int depth);
 
 }  // namespace treematch

@@ -75,6 +75,14 @@ std::vector<CaseSpec> all_cases() {
                             "hwloc_netloc_tests/arch.scotch"));
   cases.push_back(
       stencil_case("S1", /*in_default=*/true, 32, 32, 16, "group:128 group:16 pack:2 core:4 pu:1"));
+  // 4096 parts of a 1M-point random geometric graph with hotspots of work, on a cluster whose
+  // links cost more going up (cores 1, sockets 3, nodes 10, switches 40).
+  CaseSpec geometric;
+  geometric.name = "G1";
+  geometric.matrix_source = MatrixSource::kGeometric;
+  geometric.topology_source = TopologySource::kInline;
+  geometric.topology = "tleaf 4 32 40 16 10 2 3 4 1";
+  cases.push_back(geometric);
   cases.push_back(stencil_case("S2", /*in_default=*/false, 64, 64, 16,
                                "group:512 group:16 pack:2 core:4 pu:1"));
   // 1,048,576 ranks: ~28M entries, given to treematch as binary HDF5 (a text file is slow to
@@ -114,6 +122,12 @@ Selection select_cases(const std::vector<CaseSpec>& catalogue,
       selection.threads = true;
       continue;
     }
+    if (name == kDefaultSelection) {
+      for (const CaseSpec& spec : catalogue) {
+        if (spec.in_default) add(spec);
+      }
+      continue;
+    }
     bool found = false;
     for (const CaseSpec& spec : catalogue) {
       if (spec.name == name || spec.series == name) {
@@ -139,6 +153,16 @@ LoadedCase load_case(const CaseSpec& spec, const std::string& data_dir, std::uin
       loaded.graph = make_stencil_27(stencil);
       loaded.matrix_origin = fmt::format("27-point stencil {}x{}x{}, ranks shuffled with seed {}",
                                          stencil.nx, stencil.ny, stencil.nz, seed);
+      break;
+    }
+    case MatrixSource::kGeometric: {
+      GeometricPatternSpec geometric = spec.geometric;
+      geometric.seed = seed;
+      loaded.graph = make_geometric_pattern(geometric);
+      loaded.matrix_origin = fmt::format(
+          "geometric: {} parts of a {}-point random geometric graph (degree {}, {} hotspots), "
+          "ranks shuffled, seed {}",
+          geometric.ranks, geometric.points, geometric.degree, geometric.hotspots, seed);
       break;
     }
     case MatrixSource::kHierarchical:

@@ -9,6 +9,7 @@
 #include "apps/bench/hierarchical.h"
 #include "apps/bench/stencil.h"
 #include "src/comm_graph.h"
+#include "src/geometric_pattern.h"
 #include "src/topology.h"
 
 namespace treematch::bench {
@@ -25,6 +26,7 @@ enum class MatrixSource {
   kDataFile,      ///< `matrix` is a path relative to the data folder, read with io::read_matrix
   kStencil,       ///< make_stencil_27(stencil) with the run's seed
   kHierarchical,  ///< HierarchicalMatrix(topology, noise, the run's seed): dense, never held whole
+  kGeometric,     ///< make_geometric_pattern(geometric) with the run's seed
 };
 
 /// The file the case's matrix is given to treematch in.
@@ -38,9 +40,10 @@ struct CaseSpec {
   std::string name;
   bool in_default = true;  ///< part of the run without --cases
   MatrixSource matrix_source = MatrixSource::kDataFile;
-  std::string matrix;   ///< kDataFile only
-  StencilSpec stencil;  ///< kStencil only (its seed is replaced by the run's)
-  double noise = 0.1;   ///< kHierarchical only
+  std::string matrix;              ///< kDataFile only
+  StencilSpec stencil;             ///< kStencil only (its seed is replaced by the run's)
+  GeometricPatternSpec geometric;  ///< kGeometric only (its seed is replaced by the run's)
+  double noise = 0.1;              ///< kHierarchical only
   MatrixFile matrix_file = MatrixFile::kText;
   TopologySource topology_source = TopologySource::kDataFile;
   std::string topology;  ///< kDataFile and kInline only
@@ -61,9 +64,9 @@ struct LoadedCase {
 };
 
 /// Every case, in the order they run: the PACOS examples, CloverLeaf, MapLib, hwloc's netloc test,
-/// the synthetic stencil S1 (the default set ends here), then, only on request, the stencils S2
-/// (65536 ranks) and S3 (1M ranks), the dense hierarchical D1 and the "growth" series of stencils
-/// of 4096 to 262144 ranks.
+/// the synthetic stencil S1 and the irregular G1 (4096 parts of a random geometric graph; the
+/// default set ends here), then, only on request, the stencils S2 (65536 ranks) and S3 (1M ranks),
+/// the dense hierarchical D1 and the "growth" series of stencils of 4096 to 262144 ranks.
 std::vector<CaseSpec> all_cases();
 
 /// The --cases name of the thread speedup measurement (S2 at --threads 1 and 2).
@@ -73,8 +76,11 @@ inline constexpr const char* kThreadsCase = "S2";
 /// What --scale stands for.
 inline constexpr const char* kScaleSelection = "S2,S3,D1,growth,threads";
 
+/// The --cases name of the default set.
+inline constexpr const char* kDefaultSelection = "default";
+
 /// The cases named, in the order named, each once: case names, series names (every case of the
-/// series) and kThreadsStep (sets `threads`).
+/// series), kDefaultSelection (every case of the default set) and kThreadsStep (sets `threads`).
 struct Selection {
   std::vector<CaseSpec> cases;
   bool threads = false;

@@ -125,8 +125,8 @@ int main(int argc, char** argv) {
   bool scale = false;
   int thread_repeat = 3;
   app.add_option("--cases", cases_text,
-                 "comma-separated case names, series (growth) or 'threads' (default: the default "
-                 "set); see --list");
+                 "comma-separated case names, series (growth), 'default' (the default set) or "
+                 "'threads' (default: the default set); see --list");
   app.add_flag("--scale", scale,
                std::string("the scale cases: shortcut for --cases ") + kScaleSelection +
                    " (combines with --cases)");
@@ -162,11 +162,14 @@ int main(int argc, char** argv) {
   app.add_option("--scotch-max-p", options.scotch_max_processes,
                  "largest p for which scotch_gmap runs (n/a above)")
       ->capture_default_str();
+  bool no_scotch_cq = false;
+  app.add_flag("--no-scotch-cq", no_scotch_cq, "do not run scotch_gmap a second time with -cq");
   app.add_flag("--scotch-dense", options.scotch_dense,
                "also run scotch_gmap on the dense D1 (writes a ~4 GB text graph)");
   app.add_option("--json", json_path, "also write every figure to this JSON file");
   app.add_flag("--keep-temp", keep_temp, "keep the folder of generated inputs and outputs");
   CLI11_PARSE(app, argc, argv);
+  options.scotch_cq = !no_scotch_cq;
 
   const std::vector<CaseSpec> catalogue = all_cases();
   if (list) {
@@ -272,16 +275,21 @@ int main(int argc, char** argv) {
     info.load_end = load_average();
 
     std::cout << fmt::format(
-        "treematch vs scotch_gmap ({}; target: uniform-cost tleaf of the same shape); costs "
-        "from evaluate_cost\n"
-        "hop-bytes = sum over i != j of C[i][j] x tree edges between their cores; walls = whole "
-        "command, min of {} run(s);\n"
-        "read/topo/map = treematch's own phase timings (its --format json report) in the fastest "
-        "run; RSS = peak (ru_maxrss; /bin/true launched the same way: {:.1f} MiB)\n"
-        "Sc ml = Scotch's max load (most processes on one core); Scotch only up to p = {}; seed "
-        "{}, treematch threads {}\n"
+        "treematch (--refine and --no-refine) vs scotch_gmap ({}, and with -cq; target: the "
+        "case's tleaf, link costs included); costs from evaluate_cost\n"
+        "weighted = sum over i != j of C[i][j] x link costs on the path between their cores (the "
+        "case's topology); hop-bytes = the same with every link costing 1\n"
+        "TM/Sc = treematch refined / the cheaper Scotch run; TM/pl = refined / unrefined; packed = "
+        "rank i on core i (the identity); Sc ml, cq ml = Scotch's max load (most processes on one "
+        "core)\n"
+        "walls = whole command, min of {} run(s); map = treematch's own mapping phase (its "
+        "--format "
+        "json report); RSS = peak (ru_maxrss; /bin/true launched the same way: {:.1f} MiB)\n"
+        "Scotch only up to p = {}; seed {}, treematch threads {}\n"
         "S1/S2/S3/growth-* = 27-point stencil in a box (no wraparound), weights face 1000, edge "
         "100, corner 10, ranks shuffled by the seed\n"
+        "G1 = edges cut between 4096 parts (recursive coordinate bisection, equal work, 8 hotspots "
+        "of 20x work) of a 1M-point random geometric graph, ranks shuffled by the seed\n"
         "D1 = dense 10^(4-h) x (1 + 0.1 u) on the 128x16x2x4 tree, h = levels up to the common "
         "ancestor of the ranks' slots, slots shuffled by the seed\n"
         "load average (1/5/15 min) {} at the start, {} at the end; machine: {} hardware "
@@ -291,12 +299,13 @@ int main(int argc, char** argv) {
         options.threads > 0 ? std::to_string(options.threads) : "all", info.load_start,
         info.load_end, std::thread::hardware_concurrency());
     if (!results.empty()) {
-      std::cout << render_table(results);
+      std::cout << "Weighted cost:\n" << render_table(results, CostKind::kWeighted) << '\n';
+      std::cout << "Hop-bytes:\n" << render_table(results, CostKind::kHopBytes) << '\n';
+      std::cout << "Seconds (TM s/plain s: whole command; TM map/pl map: mapping phase; wall, map: "
+                   "refined / unrefined):\n"
+                << render_times(results);
       std::cout << render_input_files(results) << '\n';
-      std::cout << "Weighted cost (sum of C[i][j] x link costs on the path, each case's own "
-                   "topology; Scotch saw uniform "
-                   "costs):\n";
-      std::cout << render_weighted_table(results);
+      std::cout << render_summary(results);
     }
     const std::string growth = render_series(results, "growth");
     if (!growth.empty()) {

@@ -148,12 +148,13 @@ TreematchReport parse_treematch_report(const std::string& text, Index p, Index l
 std::optional<Mapping> run_treematch(Spawner& spawner, const BenchOptions& options,
                                      const std::string& matrix_file,
                                      const std::string& topology_spec, int threads, int repeat,
-                                     const fs::path& prefix, Index p, Index leaves,
-                                     ToolResult& tm) {
+                                     const fs::path& prefix, Index p, Index leaves, ToolResult& tm,
+                                     const std::vector<std::string>& extra = {}) {
   const fs::path output = prefix.string() + ".json";
   std::vector<std::string> argv{
       options.treematch, "map",      "--matrix", matrix_file, "--topology",
       topology_spec,     "--format", "json",     "-o",        output.string()};
+  argv.insert(argv.end(), extra.begin(), extra.end());
   if (threads > 0) {
     argv.push_back("--threads");
     argv.push_back(std::to_string(threads));
@@ -268,28 +269,34 @@ void add_baseline(CaseResult& result, const std::string& name, const CommGraph& 
   result.baselines.push_back(std::move(b));
 }
 
+/// The mappings the external tools printed, read back.
+struct ToolMappings {
+  std::optional<Mapping> treematch;
+  std::optional<Mapping> treematch_plain;
+  std::optional<ScotchMapping> scotch;
+  std::optional<ScotchMapping> scotch_cq;
+};
+
+void cost_tool(ToolResult& tool, const CommGraph& graph, const Topology& topology,
+               const Mapping& mapping) {
+  try {
+    tool.cost = evaluate_cost(graph, topology, mapping);
+    std::tie(tool.max_load, tool.overloaded_leaves) = load_stats(mapping, topology.leaf_count());
+  } catch (const std::exception& e) {
+    tool.failure = std::string("cannot cost the mapping: ") + e.what();
+  }
+}
+
 /// Costs the mappings and runs the baselines on `graph`; `planted`, when given, is costed as the
 /// extra baseline "planted".
 void cost_everything(CaseResult& result, const CommGraph& graph, const Topology& topology,
-                     const std::optional<Mapping>& treematch,
-                     const std::optional<ScotchMapping>& scotch,
-                     const std::optional<Mapping>& planted, const BenchOptions& options) {
-  if (treematch) {
-    try {
-      result.treematch.cost = evaluate_cost(graph, topology, *treematch);
-      std::tie(result.treematch.max_load, result.treematch.overloaded_leaves) =
-          load_stats(*treematch, topology.leaf_count());
-    } catch (const std::exception& e) {
-      result.treematch.failure = std::string("cannot cost the mapping: ") + e.what();
-    }
-  }
-  if (scotch) {
-    try {
-      result.scotch.cost = evaluate_cost(graph, topology, scotch->mapping);
-    } catch (const std::exception& e) {
-      result.scotch.failure = std::string("cannot cost the mapping: ") + e.what();
-    }
-  }
+                     const ToolMappings& mappings, const std::optional<Mapping>& planted,
+                     const BenchOptions& options) {
+  if (mappings.treematch) cost_tool(result.treematch, graph, topology, *mappings.treematch);
+  if (mappings.treematch_plain)
+    cost_tool(result.treematch_plain, graph, topology, *mappings.treematch_plain);
+  if (mappings.scotch) cost_tool(result.scotch, graph, topology, mappings.scotch->mapping);
+  if (mappings.scotch_cq) cost_tool(result.scotch_cq, graph, topology, mappings.scotch_cq->mapping);
   const Index p = graph.size();
   std::vector<Index> slots;
   try {
@@ -358,7 +365,7 @@ CaseResult run_case(const CaseSpec& spec, const BenchOptions& options, const fs:
     fs::create_directories(dir);
     const auto start = Clock::now();
     matrix_file = write_treematch_input(spec, *loaded, options, dir, result.matrix_file);
-    result.scotch_target = uniform_tleaf(topology);
+    result.scotch_target = scotch_tleaf(topology);
     if (scotch_skip.empty()) {
       if (loaded->graph) {
         result.scotch_weights = write_scotch_graph(scotch_graph.string(), *loaded->graph);
@@ -379,52 +386,66 @@ CaseResult run_case(const CaseSpec& spec, const BenchOptions& options, const fs:
     return result;
   }
 
-  // treematch, as a user runs it, with its JSON report for the phase timings.
-  ToolResult& tm = result.treematch;
-  const std::optional<Mapping> tm_mapping =
-      run_treematch(spawner, options, matrix_file, loaded->topology_spec, options.threads,
-                    options.repeat, dir / "treematch", p, topology.leaf_count(), tm);
-  if (tm_mapping) {
-    const PhaseSeconds phases = tm.fastest_phases();
-    progress << fmt::format(
-                    "  treematch: {:.3f} s (read {:.3f}, topology {:.3f}, mapping {:.3f}), {:.1f} "
-                    "MiB",
-                    tm.min_wall_seconds, phases.read, phases.topology, phases.mapping,
-                    tm.max_rss_mib)
-             << std::endl;
-  } else {
-    progress << "  treematch FAILED: " << tm.failure << std::endl;
-  }
+  // treematch, as a user runs it, with its JSON report for the phase timings: refined, then not.
+  ToolMappings mappings;
+  const auto run_tm = [&](ToolResult& tool, const char* name, const char* flag) {
+    std::optional<Mapping> mapping =
+        run_treematch(spawner, options, matrix_file, loaded->topology_spec, options.threads,
+                      options.repeat, dir / name, p, topology.leaf_count(), tool, {flag});
+    if (mapping) {
+      const PhaseSeconds phases = tool.fastest_phases();
+      progress << fmt::format(
+                      "  {}: {:.3f} s (read {:.3f}, topology {:.3f}, mapping {:.3f}), {:.1f} MiB",
+                      name, tool.min_wall_seconds, phases.read, phases.topology, phases.mapping,
+                      tool.max_rss_mib)
+               << std::endl;
+    } else {
+      progress << "  " << name << " FAILED: " << tool.failure << std::endl;
+    }
+    return mapping;
+  };
+  mappings.treematch = run_tm(result.treematch, "treematch", "--refine");
+  mappings.treematch_plain = run_tm(result.treematch_plain, "treematch-plain", "--no-refine");
 
-  // Scotch's default static mapping onto the uniform tleaf of the same shape.
-  ToolResult& sc = result.scotch;
-  std::optional<ScotchMapping> sc_mapping;
-  if (!scotch_skip.empty()) {
-    sc.failure = scotch_skip;
-    progress << "  scotch: " << scotch_skip << std::endl;
-  } else {
+  // Scotch's static mapping onto the tleaf of the same shape and link costs.
+  const auto run_scotch = [&](ToolResult& sc, const char* name,
+                              const std::vector<std::string>& args) {
+    std::optional<ScotchMapping> mapping;
+    if (!scotch_skip.empty()) {
+      sc.failure = scotch_skip;
+      progress << "  " << name << ": " << scotch_skip << std::endl;
+      return mapping;
+    }
     std::vector<std::string> argv{options.scotch};
-    argv.insert(argv.end(), options.scotch_args.begin(), options.scotch_args.end());
-    const fs::path output = dir / "scotch.map";
+    argv.insert(argv.end(), args.begin(), args.end());
+    const fs::path output = dir / (std::string(name) + ".map");
     for (const fs::path& file : {scotch_graph, scotch_target, output})
       argv.push_back(file.string());
     std::string first_text;
-    run_repeated(spawner, argv, output, dir / "scotch", options.repeat, options.timeout_seconds, sc,
+    run_repeated(spawner, argv, output, dir / name, options.repeat, options.timeout_seconds, sc,
                  [&](const std::string& text) {
-                   if (!sc_mapping) {
-                     sc_mapping = read_scotch_mapping(output.string(), p, topology.leaf_count());
-                     sc.max_load = sc_mapping->max_load;
-                     sc.overloaded_leaves = sc_mapping->overloaded_leaves;
+                   if (!mapping) {
+                     mapping = read_scotch_mapping(output.string(), p, topology.leaf_count());
                      first_text = text;
                    } else if (text != first_text) {
                      sc.varied = true;
                    }
                  });
-    if (!sc.failure.empty()) sc_mapping.reset();
-    progress << (sc.ok() ? fmt::format("  scotch:    {:.3f} s, {:.1f} MiB, max load {}",
-                                       sc.min_wall_seconds, sc.max_rss_mib, sc.max_load)
-                         : "  scotch FAILED: " + sc.failure)
+    if (!sc.failure.empty()) mapping.reset();
+    progress << (sc.ok() ? fmt::format("  {}: {:.3f} s, {:.1f} MiB, max load {}", name,
+                                       sc.min_wall_seconds, sc.max_rss_mib,
+                                       mapping ? mapping->max_load : 0)
+                         : fmt::format("  {} FAILED: {}", name, sc.failure))
              << std::endl;
+    return mapping;
+  };
+  ToolResult& tm = result.treematch;
+  ToolResult& sc = result.scotch;
+  mappings.scotch = run_scotch(sc, "scotch", options.scotch_args);
+  if (options.scotch_cq) {
+    std::vector<std::string> args = options.scotch_args;
+    args.emplace_back("-cq");
+    mappings.scotch_cq = run_scotch(result.scotch_cq, "scotch-cq", args);
   }
 
   // Costs and baselines, here on the same topology; a matrix not held is read back for them.
@@ -432,7 +453,7 @@ CaseResult run_case(const CaseSpec& spec, const BenchOptions& options, const fs:
   std::optional<Mapping> planted;
   if (loaded->dense) planted = Mapping{loaded->dense->slot_of_rank()};
   if (loaded->graph) {
-    cost_everything(result, *loaded->graph, topology, tm_mapping, sc_mapping, planted, options);
+    cost_everything(result, *loaded->graph, topology, mappings, planted, options);
   } else {
     try {
       const CommGraph graph = io::read_matrix(matrix_file);
@@ -444,7 +465,7 @@ CaseResult run_case(const CaseSpec& spec, const BenchOptions& options, const fs:
             fmt::format("read back {} processes / {} entries, expected {} / {}", graph.size(),
                         graph.nnz(), p, result.entries));
       }
-      cost_everything(result, graph, topology, tm_mapping, sc_mapping, planted, options);
+      cost_everything(result, graph, topology, mappings, planted, options);
     } catch (const std::exception& e) {
       result.error = std::string("cannot read the matrix back for the costs: ") + e.what();
     }

@@ -27,14 +27,16 @@ struct BenchOptions {
   Index mpipp_max_processes = 1024;  ///< MPIPP.5 runs only up to this many processes
   Index scotch_max_processes = 100000;  ///< Scotch runs only up to this many processes
   bool scotch_dense = false;            ///< run Scotch on dense generated cases (D1: a ~4 GB .grf)
+  bool scotch_cq = true;                ///< also run scotch_gmap with -cq
 };
 
 /// Sets up the case in `work_dir` (a folder of its own is made there), runs `treematch map
-/// --format json` and scotch_gmap options.repeat times each through `spawner`, reads both mappings
-/// back (treematch's from its JSON report, with its phase timings), and costs them and the
-/// baselines with evaluate_cost on the case's topology. A case whose matrix is not held (D1) is
-/// read back with io::read_matrix for the costs, after the commands ran, and freed on return.
-/// Scotch is skipped (n/a with the reason) above options.scotch_max_processes and, unless
+/// --format json` with --refine and with --no-refine, scotch_gmap on the case's tleaf (link costs
+/// included) with the run's options and with -cq, options.repeat times each through `spawner`,
+/// reads both mappings back (treematch's from its JSON report, with its phase timings), and costs
+/// them and the baselines with evaluate_cost on the case's topology. A case whose matrix is not
+/// held (D1) is read back with io::read_matrix for the costs, after the commands ran, and freed on
+/// return. Scotch is skipped (n/a with the reason) above options.scotch_max_processes and, unless
 /// options.scotch_dense, for dense generated matrices. Never throws for a problem of the case
 /// itself: a case that cannot be set up has CaseResult::error set, a mapper that fails has its
 /// ToolResult::failure set. Progress goes to `progress`.

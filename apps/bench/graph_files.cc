@@ -231,6 +231,29 @@ std::string uniform_tleaf(const Topology& topology) {
   return text;
 }
 
+std::string scotch_tleaf(const Topology& topology) {
+  if (topology.depth() == 0) {
+    throw std::invalid_argument("a one-leaf topology has no Scotch tleaf equivalent");
+  }
+  constexpr double kLargest = 1e6;
+  double largest = 0.0;
+  bool integral = true;
+  for (const TreeLevel& level : topology.levels()) {
+    largest = std::max(largest, level.link_cost);
+    integral = integral && level.link_cost == std::round(level.link_cost);
+  }
+  const double scale = integral && largest <= kLargest ? 1.0
+                       : largest > 0                   ? kLargest / largest
+                                                       : 1.0;
+  std::string text = "tleaf " + std::to_string(topology.depth());
+  for (const TreeLevel& level : topology.levels()) {
+    const double cost = std::round(level.link_cost * scale);
+    const auto written = static_cast<long long>(cost == 0.0 && level.link_cost > 0.0 ? 1.0 : cost);
+    text += ' ' + std::to_string(level.arity) + ' ' + std::to_string(written);
+  }
+  return text;
+}
+
 ScotchMapping read_scotch_mapping(const std::string& path, Index vertices, Index terminals) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error(path + ": cannot open Scotch's mapping");

@@ -58,6 +58,12 @@ ScotchWeights write_scotch_graph_dense(const std::string& path, Index n, const D
 /// at least one level of arity >= 2).
 std::string uniform_tleaf(const Topology& topology);
 
+/// The Scotch "tleaf" target of the same shape and link costs as `topology`: "tleaf <depth> a0 c0
+/// a1 c1 ...". Scotch takes integer costs: they are written as they are when they are all integers
+/// up to 10^6, otherwise scaled so that the largest is 10^6, rounded, and a positive cost that
+/// rounds to 0 written as 1. Throws std::invalid_argument for a one-leaf topology.
+std::string scotch_tleaf(const Topology& topology);
+
 /// A Scotch mapping as read back, and how evenly it filled the leaves.
 struct ScotchMapping {
   Mapping mapping;

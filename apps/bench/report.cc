@@ -104,7 +104,12 @@ std::string row_notes(const CaseResult& c, Notes& notes) {
   if (c.treematch.attempted && !c.treematch.ok()) {
     refs += notes.add(c.name + " treematch: " + c.treematch.failure);
   }
+  if (c.treematch_plain.attempted && !c.treematch_plain.ok()) {
+    refs += notes.add(c.name + " treematch --no-refine: " + c.treematch_plain.failure);
+  }
   if (!c.scotch.ok()) refs += notes.add(c.name + " scotch: " + c.scotch.failure);
+  if (c.scotch_cq.attempted && !c.scotch_cq.ok() && c.scotch.ok())
+    refs += notes.add(c.name + " scotch -cq: " + c.scotch_cq.failure);
   const auto overload_note = [&](const char* who, const ToolResult& tool) {
     if (!tool.ok() || tool.max_load <= 1) return;
     refs += notes.add(fmt::format("{} {}: {} of {} leaves hold more than one process (at most {})",
@@ -120,10 +125,13 @@ std::string row_notes(const CaseResult& c, Notes& notes) {
   }
   overload_note("treematch", c.treematch);
   overload_note("scotch", c.scotch);
+  overload_note("scotch -cq", c.scotch_cq);
   if (c.treematch.varied)
     refs += notes.add(c.name + " treematch printed different mappings across --repeat runs");
   if (c.scotch.varied)
     refs += notes.add(c.name + " scotch printed different mappings across --repeat runs");
+  if (c.scotch_cq.varied)
+    refs += notes.add(c.name + " scotch -cq printed different mappings across --repeat runs");
   for (const BaselineResult& b : c.baselines) {
     if (!b.ok() && b.name != "MPIPP.5") refs += notes.add(c.name + " " + b.name + ": " + b.skipped);
     if (b.ok() && b.name == "planted") {
@@ -141,48 +149,66 @@ std::string row_notes(const CaseResult& c, Notes& notes) {
 
 }  // namespace
 
-std::string render_table(const std::vector<CaseResult>& results) {
+namespace {
+
+double cost_of(const MappingCost& cost, CostKind kind) {
+  return kind == CostKind::kWeighted ? cost.weighted : cost.hop_bytes;
+}
+
+/// The cheaper of the Scotch runs that succeeded (weighted cost decides), or null.
+const ToolResult* best_scotch(const CaseResult& c, CostKind kind) {
+  const ToolResult* best = nullptr;
+  for (const ToolResult* sc : {&c.scotch, &c.scotch_cq}) {
+    if (sc->ok() && (best == nullptr || cost_of(sc->cost, kind) < cost_of(best->cost, kind)))
+      best = sc;
+  }
+  return best;
+}
+
+std::string load_cell(const ToolResult& t) {
+  return t.ok() ? std::to_string(t.max_load) : std::string("-");
+}
+
+}  // namespace
+
+std::string render_table(const std::vector<CaseResult>& results, CostKind kind) {
   Notes notes;
+  const bool weighted = kind == CostKind::kWeighted;
   const auto line = [](const auto&... cells) {
     return fmt::format(
-        "{:<13} {:>7} {:>9} {:>7} | {:>10} {:>10} {:>6} | {:>10} {:>10} {:>10} {:>10} | {:>8} "
-        "{:>7} {:>7} {:>8} | {:>8} {:>6} | {:>7} {:>7} {:>6} | {:>5} {}\n",
+        "{:<12} {:>6} {:>8} {:>7} | {:>10} {:>10} {:>10} {:>10} | {:>6} {:>6} | {:>10} {:>10} "
+        "{:>10} | {:>5} {:>5} {}\n",
         cells...);
   };
-  std::string out = line("case", "p", "nnz", "leaves", "TM hop-B", "Sc hop-B", "TM/Sc", "packed",
-                         "RR", "random", "MPIPP.5", "TM s", "read", "topo", "map", "Sc s", "TM/Sc",
-                         "TM MiB", "Sc MiB", "TM/Sc", "Sc ml", "notes");
+  std::string out =
+      line("case", "p", "nnz", "leaves", "TM", "TM plain", "Sc", "Sc -cq", "TM/Sc", "TM/pl",
+           "packed", "RR", "MPIPP.5", "Sc ml", "cq ml", weighted ? "notes" : "");
   out += std::string(out.size() - 1, '-') + "\n";
   for (const CaseResult& c : results) {
     if (!c.error.empty()) {
-      out += fmt::format("{:<13} {:>7} {:>9} {:>7} | not run {}\n", c.name,
+      out += fmt::format("{:<12} {:>6} {:>8} {:>7} | not run {}\n", c.name,
                          c.processes > 0 ? std::to_string(c.processes) : "-",
                          c.entries > 0 ? std::to_string(c.entries) : "-",
-                         c.leaves > 0 ? std::to_string(c.leaves) : "-", row_notes(c, notes));
+                         c.leaves > 0 ? std::to_string(c.leaves) : "-",
+                         weighted ? row_notes(c, notes) : "");
       continue;
     }
     const ToolResult& tm = c.treematch;
-    const ToolResult& sc = c.scotch;
-    const bool both = tm.ok() && sc.ok();
-    const PhaseSeconds phases = tm.fastest_phases();
-    const bool has_phases = tm.ok() && !tm.phases.empty();
-    const auto seconds = [](bool ok, double value) {
-      return ok ? fmt::format("{:.3f}", value) : std::string("-");
-    };
-    out += line(c.name, c.processes, c.entries, c.leaves, tool_cell(tm, tm.cost.hop_bytes),
-                tool_cell(sc, sc.cost.hop_bytes),
-                both ? ratio_cell(tm.cost.hop_bytes, sc.cost.hop_bytes) : "-",
-                baseline_cell(c, "packed", false), baseline_cell(c, "round-robin", false),
-                baseline_cell(c, "random", false), baseline_cell(c, "MPIPP.5", false),
-                seconds(tm.ok(), tm.min_wall_seconds), seconds(has_phases, phases.read),
-                seconds(has_phases, phases.topology), seconds(has_phases, phases.mapping),
-                seconds(sc.ok(), sc.min_wall_seconds),
-                both ? ratio_cell(tm.min_wall_seconds, sc.min_wall_seconds) : "-",
-                tm.ok() ? fmt::format("{:.1f}", tm.max_rss_mib) : "-",
-                sc.ok() ? fmt::format("{:.1f}", sc.max_rss_mib) : "-",
-                both ? ratio_cell(tm.max_rss_mib, sc.max_rss_mib) : "-",
-                sc.ok() ? std::to_string(sc.max_load) : "-", row_notes(c, notes));
+    const ToolResult& plain = c.treematch_plain;
+    const ToolResult* sc = best_scotch(c, CostKind::kWeighted);
+    out += line(
+        c.name, c.processes, c.entries, c.leaves, tool_cell(tm, cost_of(tm.cost, kind)),
+        tool_cell(plain, cost_of(plain.cost, kind)),
+        tool_cell(c.scotch, cost_of(c.scotch.cost, kind)),
+        tool_cell(c.scotch_cq, cost_of(c.scotch_cq.cost, kind)),
+        tm.ok() && sc != nullptr ? ratio_cell(cost_of(tm.cost, kind), cost_of(sc->cost, kind))
+                                 : "-",
+        tm.ok() && plain.ok() ? ratio_cell(cost_of(tm.cost, kind), cost_of(plain.cost, kind)) : "-",
+        baseline_cell(c, "packed", weighted), baseline_cell(c, "round-robin", weighted),
+        baseline_cell(c, "MPIPP.5", weighted), load_cell(c.scotch), load_cell(c.scotch_cq),
+        weighted ? row_notes(c, notes) : "");
   }
+  if (!weighted) return out;
   std::string scaled;
   for (const CaseResult& c : results) {
     if (c.error.empty() && c.scotch.attempted && !c.scotch_weights.exact)
@@ -193,6 +219,104 @@ std::string render_table(const std::vector<CaseResult>& results) {
     out +=
         "  Scotch edge loads are rounded integers (weights not integral or sum too large) for: " +
         scaled + "\n";
+  }
+  return out;
+}
+
+std::string render_times(const std::vector<CaseResult>& results) {
+  const auto line = [](const auto&... cells) {
+    return fmt::format(
+        "{:<12} | {:>8} {:>8} | {:>8} {:>8} | {:>6} {:>6} | {:>8} {:>8} | {:>8} {:>8} {:>8} | "
+        "{:>7} {:>7}\n",
+        cells...);
+  };
+  std::string out = line("case", "TM s", "TM map", "plain s", "pl map", "wall", "map", "Sc s",
+                         "Sc-cq s", "MPIPP.5", "packed", "RR", "TM MiB", "Sc MiB");
+  out += std::string(out.size() - 1, '-') + "\n";
+  const auto seconds = [](bool ok, double value) {
+    return ok ? fmt::format("{:.3f}", value) : std::string("-");
+  };
+  const auto baseline_seconds = [](const CaseResult& c, const char* name) {
+    const BaselineResult* b = find_baseline(c, name);
+    return b != nullptr && b->ok() ? fmt::format("{:.3f}", b->seconds) : std::string("-");
+  };
+  for (const CaseResult& c : results) {
+    if (!c.error.empty()) continue;
+    const ToolResult& tm = c.treematch;
+    const ToolResult& plain = c.treematch_plain;
+    const bool both = tm.ok() && plain.ok();
+    out += line(
+        c.name, seconds(tm.ok(), tm.min_wall_seconds), seconds(tm.ok(), tm.min_mapping_seconds()),
+        seconds(plain.ok(), plain.min_wall_seconds),
+        seconds(plain.ok(), plain.min_mapping_seconds()),
+        both ? ratio_cell(tm.min_wall_seconds, plain.min_wall_seconds) : "-",
+        both ? ratio_cell(tm.min_mapping_seconds(), plain.min_mapping_seconds()) : "-",
+        seconds(c.scotch.ok(), c.scotch.min_wall_seconds),
+        seconds(c.scotch_cq.ok(), c.scotch_cq.min_wall_seconds), baseline_seconds(c, "MPIPP.5"),
+        baseline_seconds(c, "packed"), baseline_seconds(c, "round-robin"),
+        tm.ok() ? fmt::format("{:.1f}", tm.max_rss_mib) : "-",
+        c.scotch.ok() ? fmt::format("{:.1f}", c.scotch.max_rss_mib) : "-");
+  }
+  return out;
+}
+
+std::string render_summary(const std::vector<CaseResult>& results) {
+  std::string out;
+  for (const CostKind kind : {CostKind::kWeighted, CostKind::kHopBytes}) {
+    const char* label = kind == CostKind::kWeighted ? "weighted cost" : "hop-bytes";
+    double log_tm = 0.0;
+    double log_plain = 0.0;
+    double log_default = 0.0;
+    double log_cq = 0.0;
+    int cases = 0;
+    int cq_cases = 0;
+    std::string worse_scotch;
+    std::string worse_identity;
+    for (const CaseResult& c : results) {
+      const ToolResult* sc = best_scotch(c, kind);
+      if (!c.error.empty() || !c.treematch.ok() || !c.treematch_plain.ok() || sc == nullptr ||
+          !c.scotch.ok())
+        continue;
+      const double tm = cost_of(c.treematch.cost, kind);
+      const double best = cost_of(sc->cost, kind);
+      if (tm <= 0.0 || best <= 0.0) continue;
+      ++cases;
+      log_tm += std::log(tm / best);
+      log_plain += std::log(cost_of(c.treematch_plain.cost, kind) / best);
+      log_default += std::log(tm / cost_of(c.scotch.cost, kind));
+      if (c.scotch_cq.ok()) {
+        ++cq_cases;
+        log_cq += std::log(tm / cost_of(c.scotch_cq.cost, kind));
+      }
+      if (tm > best * (1.0 + 1e-9))
+        worse_scotch +=
+            fmt::format("{}{} ({:.4f})", worse_scotch.empty() ? "" : ", ", c.name, tm / best);
+      const BaselineResult* packed = find_baseline(c, "packed");
+      if (packed != nullptr && packed->ok() && tm > cost_of(packed->cost, kind) * (1.0 + 1e-9))
+        worse_identity += (worse_identity.empty() ? "" : ", ") + c.name;
+    }
+    if (cases == 0) continue;
+    out += fmt::format(
+        "{}: geometric mean over {} case(s) of TM / best Scotch run = {:.4f} (TM without "
+        "refinement: {:.4f}); TM / Scotch default = {:.4f}{}\n",
+        label, cases, std::exp(log_tm / cases), std::exp(log_plain / cases),
+        std::exp(log_default / cases),
+        cq_cases > 0 ? fmt::format(", TM / Scotch -cq = {:.4f}", std::exp(log_cq / cq_cases))
+                     : std::string());
+    out += fmt::format("  costlier than the best Scotch run: {}\n",
+                       worse_scotch.empty() ? "none" : worse_scotch);
+    out += fmt::format("  costlier than the identity (packed): {}\n",
+                       worse_identity.empty() ? "none" : worse_identity);
+  }
+  for (const CaseResult& c : results) {
+    if (c.name != "S1" || !c.treematch.ok() || !c.treematch_plain.ok()) continue;
+    out += fmt::format(
+        "S1 refined / unrefined: whole command {:.3f} s / {:.3f} s = {:.2f}x, mapping phase "
+        "{:.3f} s / {:.3f} s = {:.2f}x\n",
+        c.treematch.min_wall_seconds, c.treematch_plain.min_wall_seconds,
+        c.treematch.min_wall_seconds / c.treematch_plain.min_wall_seconds,
+        c.treematch.min_mapping_seconds(), c.treematch_plain.min_mapping_seconds(),
+        c.treematch.min_mapping_seconds() / c.treematch_plain.min_mapping_seconds());
   }
   return out;
 }
@@ -293,27 +417,6 @@ std::string render_threads(const ThreadsResult& threads) {
   return out;
 }
 
-std::string render_weighted_table(const std::vector<CaseResult>& results) {
-  std::string out = fmt::format(
-      "{:<13} {:<34} | {:>10} {:>10} {:>6} | {:>10} {:>10} {:>10} {:>10}\n", "case",
-      "topology (link costs)", "TM", "Scotch", "TM/Sc", "packed", "RR", "random", "MPIPP.5");
-  out += std::string(out.size() - 1, '-') + "\n";
-  for (const CaseResult& c : results) {
-    if (!c.error.empty()) continue;
-    const ToolResult& tm = c.treematch;
-    const ToolResult& sc = c.scotch;
-    std::string topo = c.topology_tleaf;
-    if (topo.size() > 34) topo = topo.substr(0, 31) + "...";
-    out +=
-        fmt::format("{:<13} {:<34} | {:>10} {:>10} {:>6} | {:>10} {:>10} {:>10} {:>10}\n", c.name,
-                    topo, tool_cell(tm, tm.cost.weighted), tool_cell(sc, sc.cost.weighted),
-                    tm.ok() && sc.ok() ? ratio_cell(tm.cost.weighted, sc.cost.weighted) : "-",
-                    baseline_cell(c, "packed", true), baseline_cell(c, "round-robin", true),
-                    baseline_cell(c, "random", true), baseline_cell(c, "MPIPP.5", true));
-  }
-  return out;
-}
-
 namespace {
 
 nlohmann::json cost_json(const MappingCost& cost) {
@@ -384,7 +487,9 @@ nlohmann::json to_json(const RunInfo& info, const std::vector<CaseResult>& resul
                                 {"sum", c.scotch_weights.load_sum},
                                 {"clamped_to_1", c.scotch_weights.clamped}};
       j["treematch"] = tool_json(c.treematch);
+      j["treematch_no_refine"] = tool_json(c.treematch_plain);
       j["scotch"] = tool_json(c.scotch);
+      j["scotch_cq"] = tool_json(c.scotch_cq);
       nlohmann::json baselines = nlohmann::json::object();
       for (const BaselineResult& b : c.baselines) {
         baselines[b.name] =

@@ -67,8 +67,10 @@ struct CaseResult {
   long long entries = 0;  ///< stored non-zeros of the symmetric matrix (both directions)
   Index leaves = 0;
   ScotchWeights scotch_weights;
-  ToolResult treematch;
-  ToolResult scotch;
+  ToolResult treematch;        ///< `treematch map --refine`
+  ToolResult treematch_plain;  ///< `treematch map --no-refine`
+  ToolResult scotch;           ///< scotch_gmap (the run's --scotch-args)
+  ToolResult scotch_cq;        ///< scotch_gmap ... -cq (not attempted with --no-scotch-cq)
   std::vector<BaselineResult> baselines;  ///< packed, round-robin, random, MPIPP.5
 };
 
@@ -118,12 +120,21 @@ struct PowerFit {
 /// The fit over the points with x > 0 and y > 0; nullopt with fewer than two distinct x.
 std::optional<PowerFit> fit_power_law(const std::vector<double>& x, const std::vector<double>& y);
 
-/// The main table: one row per case with hop-bytes, wall times, peak RSS and Scotch's max load,
-/// followed by numbered notes for failures.
-std::string render_table(const std::vector<CaseResult>& results);
+/// Which cost a table shows.
+enum class CostKind { kWeighted, kHopBytes };
 
-/// The same mappings' link-cost-weighted costs on each case's own topology.
-std::string render_weighted_table(const std::vector<CaseResult>& results);
+/// The quality table: one row per case with the cost (weighted on the case's own topology, or
+/// hop-bytes) of treematch refined and not, both Scotch runs, packed (= the identity), round-robin
+/// and MPIPP.5, treematch's ratio to the better Scotch run and to its unrefined run, and Scotch's
+/// max loads; numbered notes for failures follow (weighted table only).
+std::string render_table(const std::vector<CaseResult>& results, CostKind kind);
+
+/// Wall times (and treematch's mapping phase) of every mapper, and peak RSS.
+std::string render_times(const std::vector<CaseResult>& results);
+
+/// Geometric means of treematch / Scotch over the cases where both ran, cases where treematch is
+/// costlier than Scotch or the identity, and the refined / unrefined time on S1.
+std::string render_summary(const std::vector<CaseResult>& results);
 
 /// Which file each case's matrix went to treematch in, one line per format.
 std::string render_input_files(const std::vector<CaseResult>& results);

@@ -1,0 +1,85 @@
+// Writes the profile of a run into one HDF5 file (see profile_writer.h).
+#include "apps/profile/profile_writer.h"
+
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "io/matrix_hdf5_parallel.h"
+
+namespace treematch::profile {
+namespace {
+
+constexpr std::array kAllClasses = {TrafficClass::kPointToPoint, TrafficClass::kCollective,
+                                    TrafficClass::kOneSided};
+
+/// A class group of the file and what it holds.
+struct ClassGroup {
+  const char* name;
+  TrafficClass traffic;
+  const char* description;
+};
+
+constexpr std::array kClassGroups = {
+    ClassGroup{"/p2p", TrafficClass::kPointToPoint,
+               "point-to-point sends (blocking, non-blocking, persistent at MPI_Start), by the "
+               "sender, in MPI_COMM_WORLD ranks"},
+    ClassGroup{"/collective", TrafficClass::kCollective,
+               "logical per-peer volume of collectives (naive algorithm, see the treematch "
+               "README), not the messages the MPI library exchanged"},
+    ClassGroup{"/onesided", TrafficClass::kOneSided,
+               "one-sided: Put/Accumulate origin -> target, Get target -> origin, "
+               "Get_accumulate/Fetch_and_op/Compare_and_swap both ways"},
+};
+
+void check(int rc, const char* call) {
+  if (rc != MPI_SUCCESS) throw std::runtime_error(std::string(call) + " failed");
+}
+
+void write_metrics(io::Hdf5ParallelCsrFile& file, const std::string& prefix, kernels::Index n,
+                   const TrafficRecorder& recorder, std::span<const TrafficClass> classes) {
+  file.write(prefix + "/size", n, recorder.matrix_row(classes, VolumeMetric::kBytes));
+  file.write(prefix + "/msg", n, recorder.matrix_row(classes, VolumeMetric::kMessages));
+}
+
+}  // namespace
+
+void write_profile(MPI_Comm comm, const std::string& path, const TrafficRecorder& recorder) {
+  int rank = 0;
+  int size = 0;
+  check(PMPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  check(PMPI_Comm_size(comm, &size), "MPI_Comm_size");
+  // One temporary name for all ranks, unique per run: rank 0's process id.
+  long long pid = static_cast<long long>(getpid());
+  check(PMPI_Bcast(&pid, 1, MPI_LONG_LONG, 0, comm), "MPI_Bcast");
+  const std::string temporary = path + ".tmp." + std::to_string(pid);
+  const kernels::Index n = size;
+  try {
+    io::Hdf5ParallelCsrFile file(comm, temporary);
+    write_metrics(file, "", n, recorder, kAllClasses);
+    for (const ClassGroup& group : kClassGroups) {
+      const std::array classes = {group.traffic};
+      write_metrics(file, group.name, n, recorder, classes);
+      file.write_attribute(group.name, "description", group.description);
+    }
+    file.write_attribute("/", "source", "treematch-profile");
+    file.write_attribute("/", "ranks", static_cast<std::int64_t>(n));
+    file.close();
+  } catch (...) {
+    if (rank == 0) std::remove(temporary.c_str());
+    throw;
+  }
+  // Every rank closed the file (close() agrees): rank 0 alone gives it its name.
+  if (rank == 0 && std::rename(temporary.c_str(), path.c_str()) != 0) {
+    const std::string reason = std::strerror(errno);
+    std::remove(temporary.c_str());
+    throw std::runtime_error("cannot rename " + temporary + " to " + path + ": " + reason);
+  }
+}
+
+}  // namespace treematch::profile

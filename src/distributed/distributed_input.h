@@ -1,0 +1,63 @@
+// The input matrix of a mapping run held in row blocks by the ranks of an MPI communicator.
+#pragma once
+
+#include <mpi.h>
+
+#include <memory>
+
+#include "src/comm_graph.h"
+#include "src/distributed/distributed_level_matrix.h"
+#include "src/distributed/mpi_environment.h"
+#include "src/mapping_input.h"
+
+namespace treematch::distributed {
+
+/// What changes when the mapping runs over several ranks (never the mapping itself).
+struct DistributedContext {
+  /// A level is gathered on every rank, and the rest of the walk runs with threads only, once it
+  /// has at most this many stored entries (an input that small is gathered at once).
+  Offset gather_entries = Offset{1} << 22;
+};
+
+/// The symmetric communication graph in row blocks (starts multiple of kCostBlockRanks so that
+/// costs reduce in the threaded order). Collective: every rank builds and uses it together.
+class DistributedMappingInput final : public MappingInput {
+ public:
+  /// Builds from this rank's directed rows [first_row, first_row + rows) of an n x n matrix read
+  /// on every rank (RowBlocks::even(n, ranks, kCostBlockRanks)): symmetric rows are used as
+  /// they are, others become C + C^T (entries exchanged with the ranks holding the transposed
+  /// rows), as CommGraph::from_directed_rows does.
+  static std::unique_ptr<DistributedMappingInput> from_directed_rows(MPI_Comm comm, Index n,
+                                                                     kernels::Csr rows,
+                                                                     const DistributedContext& ctx);
+
+  /// The row blocks of an n-process input over the ranks of `comm`.
+  static RowBlocks blocks_for(MPI_Comm comm, Index n);
+
+  [[nodiscard]] Index size() const override { return n_; }
+  [[nodiscard]] std::unique_ptr<LevelMatrix> first_level() const override;
+  [[nodiscard]] MappingCost cost(const Topology& topology, const Mapping& mapping) const override;
+  [[nodiscard]] const CommGraph& whole() const override;
+
+  /// Entries stored over all ranks.
+  [[nodiscard]] Offset total_entries() const { return total_entries_; }
+  /// Entries stored on this rank.
+  [[nodiscard]] Offset local_entries() const { return rows_.offsets.back(); }
+  [[nodiscard]] bool was_symmetrised() const { return symmetrised_; }
+
+ private:
+  DistributedMappingInput(MPI_Comm comm, Index n, kernels::Csr rows, RowBlocks blocks,
+                          bool symmetrised, const DistributedContext& ctx);
+
+  MPI_Comm comm_;
+  Index n_ = 0;
+  kernels::Csr rows_;
+  RowBlocks blocks_;
+  bool symmetrised_ = false;
+  DistributedContext ctx_;
+  Offset total_entries_ = 0;
+  std::shared_ptr<LinkCache> links_;
+  mutable std::unique_ptr<CommGraph> whole_;
+};
+
+}  // namespace treematch::distributed

@@ -1,0 +1,108 @@
+// Typed wrappers over the MPI collectives the distributed mapping uses, every call checked.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <limits>
+#include <numeric>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "src/distributed/mpi_environment.h"
+
+namespace treematch::distributed {
+
+/// An MPI datatype of sizeof(T) bytes (trivially copyable T), freed on destruction.
+template <typename T>
+class BytesType {
+ public:
+  BytesType() {
+    check_mpi(MPI_Type_contiguous(static_cast<int>(sizeof(T)), MPI_BYTE, &type_),
+              "MPI_Type_contiguous");
+    check_mpi(MPI_Type_commit(&type_), "MPI_Type_commit");
+  }
+  ~BytesType() { static_cast<void>(MPI_Type_free(&type_)); }
+  BytesType(const BytesType&) = delete;
+  BytesType& operator=(const BytesType&) = delete;
+  [[nodiscard]] MPI_Datatype get() const { return type_; }
+
+ private:
+  MPI_Datatype type_ = MPI_DATATYPE_NULL;
+};
+
+/// An element count as MPI's int; throws MpiError past 2^31 - 1 elements.
+inline int mpi_count(std::size_t count, const char* call) {
+  if (count > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+    throw MpiError(std::string(call) + ": " + std::to_string(count) +
+                   " elements exceed MPI's int count in one message");
+  }
+  return static_cast<int>(count);
+}
+
+/// Every rank's `mine`, concatenated in rank order, on every rank.
+template <typename T>
+std::vector<T> all_gather(MPI_Comm comm, std::span<const T> mine) {
+  int ranks = 1;
+  check_mpi(MPI_Comm_size(comm, &ranks), "MPI_Comm_size");
+  const int count = mpi_count(mine.size(), "MPI_Allgatherv");
+  std::vector<int> counts(static_cast<std::size_t>(ranks));
+  check_mpi(MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm), "MPI_Allgather");
+  std::vector<int> displs(counts.size(), 0);
+  std::size_t total = 0;
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    displs[r] = mpi_count(total, "MPI_Allgatherv");
+    total += static_cast<std::size_t>(counts[r]);
+  }
+  mpi_count(total, "MPI_Allgatherv");
+  std::vector<T> all(total);
+  const BytesType<T> type;
+  check_mpi(MPI_Allgatherv(mine.data(), count, type.get(), all.data(), counts.data(), displs.data(),
+                           type.get(), comm),
+            "MPI_Allgatherv");
+  return all;
+}
+
+/// Sends outgoing[r] to rank r; returns what each rank sent here, concatenated in rank order.
+template <typename T>
+std::vector<T> all_to_all(MPI_Comm comm, const std::vector<std::vector<T>>& outgoing) {
+  const std::size_t ranks = outgoing.size();
+  std::vector<int> send_counts(ranks);
+  std::vector<int> send_displs(ranks);
+  std::vector<T> send;
+  for (std::size_t r = 0; r < ranks; ++r) {
+    send_counts[r] = mpi_count(outgoing[r].size(), "MPI_Alltoallv");
+    send_displs[r] = mpi_count(send.size(), "MPI_Alltoallv");
+    send.insert(send.end(), outgoing[r].begin(), outgoing[r].end());
+  }
+  std::vector<int> receive_counts(ranks);
+  check_mpi(MPI_Alltoall(send_counts.data(), 1, MPI_INT, receive_counts.data(), 1, MPI_INT, comm),
+            "MPI_Alltoall");
+  std::vector<int> receive_displs(ranks);
+  std::size_t total = 0;
+  for (std::size_t r = 0; r < ranks; ++r) {
+    receive_displs[r] = mpi_count(total, "MPI_Alltoallv");
+    total += static_cast<std::size_t>(receive_counts[r]);
+  }
+  std::vector<T> received(total);
+  const BytesType<T> type;
+  check_mpi(MPI_Alltoallv(send.data(), send_counts.data(), send_displs.data(), type.get(),
+                          received.data(), receive_counts.data(), receive_displs.data(), type.get(),
+                          comm),
+            "MPI_Alltoallv");
+  return received;
+}
+
+/// Element-wise sum over ranks, in place, in messages of at most 2^28 values.
+inline void sum_in_place(MPI_Comm comm, std::span<double> values) {
+  constexpr std::size_t kPiece = std::size_t{1} << 28;
+  for (std::size_t at = 0; at < values.size(); at += kPiece) {
+    const std::size_t count = std::min(kPiece, values.size() - at);
+    check_mpi(MPI_Allreduce(MPI_IN_PLACE, values.data() + at, static_cast<int>(count), MPI_DOUBLE,
+                            MPI_SUM, comm),
+              "MPI_Allreduce");
+  }
+}
+
+}  // namespace treematch::distributed
