@@ -160,9 +160,21 @@ CLI::App* add_map_command(CLI::App& app, MapOptions& options) {
   map->add_flag("--compare", options.compare,
                 "also cost packed, round-robin, random, MPIPP.1 and MPIPP.5");
   map->add_flag("--verbose,-v", options.verbose, "print the options and per-level details");
-  map->add_flag("--refine,!--no-refine", options.refine,
-                "after TreeMatch, exchange processes and whole subtrees while the weighted cost "
-                "drops (default on; --no-refine skips it)");
+  map->add_flag_callback(
+      "--refine",
+      [&options] {
+        options.refine = true;
+        options.refine_given = true;
+      },
+      "after TreeMatch, exchange processes and whole subtrees while the weighted cost drops "
+      "(default on, except under mpirun with a distributed HDF5 matrix: it needs every row)");
+  map->add_flag_callback(
+      "--no-refine",
+      [&options] {
+        options.refine = false;
+        options.refine_given = true;
+      },
+      "skip the refinement");
   map->add_flag("--no-split", options.no_split, "walk the tree's own arities only");
   map->add_flag(
       "--table2-split", options.table2_only,
@@ -202,7 +214,11 @@ Context map_context(const MapOptions& options, const Inputs& inputs) {
                    : options.table2_only ? AritySplit::kTable2
                                          : AritySplit::kBest;
   ctx.baselines.seed = options.seed;
-  ctx.refinement.swaps = options.refine;
+  // Refinement and the top-down candidates need the whole matrix in every process: a distributed
+  // one is only gathered for them on request.
+  const bool whole = options.refine_given || !inputs.distributed;
+  ctx.refinement.swaps = options.refine && whole;
+  ctx.tree.top_down = ctx.tree.top_down && whole;
   if (options.seeds_per_process > 0) ctx.grouping.seeds_per_process = options.seeds_per_process;
   if (options.max_rounds > 0) ctx.grouping.max_rounds = options.max_rounds;
   if (options.partition_passes >= 0) ctx.grouping.partition_passes = options.partition_passes;

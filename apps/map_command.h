@@ -26,7 +26,8 @@ struct MapOptions {
   bool verbose = false;
   bool no_split = false;
   bool table2_only = false;
-  bool refine = true;  ///< refine_mapping after TreeMatch (--no-refine: off)
+  bool refine = true;         ///< refine_mapping after TreeMatch (--no-refine: off)
+  bool refine_given = false;  ///< --refine or --no-refine was given
   std::uint64_t seed = 1;
   int seeds_per_process = 0;  ///< 0 = the Context default
   int max_rounds = 0;         ///< 0 = the Context default

@@ -105,11 +105,6 @@ struct Exchange {
   Index on_b = -1;
 };
 
-struct Price {
-  double gain = 0.0;
-  double scale = 0.0;  ///< the cost terms repriced, before plus after
-};
-
 /// A single exchange proposed by item `key`.
 struct SwapProposal {
   double gain = 0.0;
@@ -182,6 +177,21 @@ class Placement {
     return s;
   }
 
+  /// Marks the blocks of the items flagged in `moved` and of their neighbours.
+  void mark_around(const std::vector<std::uint8_t>& moved, std::vector<std::uint8_t>& dirty) const {
+    if (moved.size() != at(m_.n)) {
+      throw std::invalid_argument("refine_placement: " + std::to_string(moved.size()) +
+                                  " moved flags for " + std::to_string(m_.n) + " items");
+    }
+    for (Index v = 0; v < m_.n; ++v) {
+      if (!moved[at(v)]) continue;
+      dirty[at(block_of(v))] = 1;
+      if (!has_links(v)) continue;
+      for (Offset e = m_.row_begin(v); e < m_.row_end(v); ++e)
+        dirty[at(block_of(m_.targets[at(e)]))] = 1;
+    }
+  }
+
   /// Each item's `partners_` heaviest neighbours (weight descending, index ascending), -1 padded.
   void find_partners(bool parallel) {
     heaviest_.assign(at(m_.n) * at(Index{partners_}), -1);
@@ -228,28 +238,53 @@ class Placement {
     }
     if (blocks.empty()) return best;
     // How much v alone gains in each block (as a sibling of whatever it finds there).
+    double before = 0.0;
+    for (Offset e = m_.row_begin(v); e < m_.row_end(v); ++e)
+      before += m_.weights[at(e)] * codes_.distance(a, code_[at(m_.targets[at(e)])]);
     for (auto& [value, block] : blocks) {
       const std::uint64_t there = codes_.code(block * k);
-      double gain = 0.0;
+      double after = 0.0;
       for (Offset e = m_.row_begin(v); e < m_.row_end(v); ++e) {
-        const std::uint64_t c = code_[at(m_.targets[at(e)])];
-        gain += m_.weights[at(e)] * (codes_.distance(a, c) - codes_.distance_from_block(there, c));
+        after +=
+            m_.weights[at(e)] * codes_.distance_from_block(there, code_[at(m_.targets[at(e)])]);
       }
-      value = gain;
+      value = before - after;
     }
     const std::size_t keep = std::min(blocks.size(), at(Index{std::max(options_.blocks_tried, 1)}));
     std::partial_sort(blocks.begin(), blocks.begin() + static_cast<std::ptrdiff_t>(keep),
                       blocks.end(), [](const auto& x, const auto& y) {
                         return x.first != y.first ? x.first > y.first : x.second < y.second;
                       });
+    // Exactly, per leaf: v's part is its block's value, less the link to the occupant u (which
+    // keeps its length); u's part takes u's row.
+    const double siblings = codes_.distance_from_block(a, a);
     for (std::size_t i = 0; i < keep; ++i) {
       const Index first = blocks[i].second * k;
+      const double v_gain = blocks[i].first;
       for (Index leaf = first; leaf < first + k; ++leaf) {
-        const Price price = price_single(v, leaf);
-        if (price.gain > kRelativeGain * price.scale && price.gain > best.gain) {
-          best =
-              SwapProposal{price.gain, v, Exchange{position_[at(v)], leaf, v, occupant_[at(leaf)]}};
+        const Index u = occupant_[at(leaf)];
+        double gain = v_gain;
+        double scale = before + (before - v_gain);
+        if (u >= 0 && has_links(u)) {
+          const std::uint64_t b = codes_.code(leaf);
+          double u_before = 0.0;
+          double u_after = 0.0;
+          Weight link = 0.0;
+          for (Offset e = m_.row_begin(u); e < m_.row_end(u); ++e) {
+            const Index t = m_.targets[at(e)];
+            if (t == v) {
+              link = m_.weights[at(e)];
+              continue;
+            }
+            const std::uint64_t c = code_[at(t)];
+            u_before += m_.weights[at(e)] * codes_.distance(b, c);
+            u_after += m_.weights[at(e)] * codes_.distance(a, c);
+          }
+          gain += u_before - u_after - link * (codes_.distance(a, b) - siblings);
+          scale += u_before + u_after;
         }
+        if (gain > kRelativeGain * scale && gain > best.gain)
+          best = SwapProposal{gain, v, Exchange{position_[at(v)], leaf, v, u}};
       }
     }
     return best;
@@ -274,7 +309,9 @@ class Placement {
         s.traffic[at(y)] += m_.weights[at(e)];
       }
     }
-    const std::size_t keep = std::min(s.touched.size(), at(Index{options_.pair_partners}));
+    const std::size_t keep = blocks() <= options_.all_pairs_up_to
+                                 ? s.touched.size()
+                                 : std::min(s.touched.size(), at(Index{options_.pair_partners}));
     std::partial_sort(
         s.touched.begin(), s.touched.begin() + static_cast<std::ptrdiff_t>(keep), s.touched.end(),
         [&](Index y, Index z) {
@@ -428,33 +465,6 @@ class Placement {
     moved_code_[at(v)] = codes_.code(leaf);
   }
 
-  /// v (on its leaf) takes `leaf`; the occupant u of `leaf`, if any, takes v's leaf. The u-v link
-  /// keeps its length and is left out of both sums.
-  [[nodiscard]] Price price_single(Index v, Index leaf) const {
-    const Index u = occupant_[at(leaf)];
-    const std::uint64_t a = code_[at(v)];
-    const std::uint64_t b = codes_.code(leaf);
-    double before = 0.0;
-    double after = 0.0;
-    for (Offset e = m_.row_begin(v); e < m_.row_end(v); ++e) {
-      const Index t = m_.targets[at(e)];
-      if (t == u) continue;
-      const std::uint64_t c = code_[at(t)];
-      before += m_.weights[at(e)] * codes_.distance(a, c);
-      after += m_.weights[at(e)] * codes_.distance(b, c);
-    }
-    if (u >= 0 && has_links(u)) {
-      for (Offset e = m_.row_begin(u); e < m_.row_end(u); ++e) {
-        const Index t = m_.targets[at(e)];
-        if (t == v) continue;
-        const std::uint64_t c = code_[at(t)];
-        before += m_.weights[at(e)] * codes_.distance(b, c);
-        after += m_.weights[at(e)] * codes_.distance(a, c);
-      }
-    }
-    return Price{before - after, before + after};
-  }
-
   CsrView m_;
   Index stored_;
   LeafCodes codes_;
@@ -508,7 +518,8 @@ PlacementSwapStats refine(CsrView graph, const LeafTree& tree, std::vector<Index
   if (!singles && !pairs) return stats;
   if (singles) placement.find_partners(parallel);
   const Index blocks = placement.blocks();
-  std::vector<std::uint8_t> dirty(at(blocks), 1);
+  std::vector<std::uint8_t> dirty(at(blocks), options.moved.empty() ? 1 : 0);
+  if (!options.moved.empty()) placement.mark_around(options.moved, dirty);
   std::vector<std::uint8_t> next(at(blocks), 0);
   std::vector<Index> active;
   for (int round = 0; round < options.rounds; ++round) {
@@ -562,8 +573,14 @@ PlacementSwapStats refine(CsrView graph, const LeafTree& tree, std::vector<Index
       }
     }
     stats.rounds = round + 1;
+    stats.converged = applied == 0;
     if (applied == 0) break;
     std::swap(dirty, next);
+  }
+  if (!stats.converged) {
+    for (Index v = 0; v < graph.n; ++v) {
+      if (dirty[at(placement.block_of(v))]) stats.unsettled.push_back(v);
+    }
   }
   return stats;
 }

@@ -1,6 +1,7 @@
 // Swap refinement of a placement on a balanced tree: exchanges that lower the weighted distance.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "kernels/types.h"
@@ -20,14 +21,20 @@ struct PlacementSwapOptions {
   int partners = 4;       ///< an item looks at the lowest-level blocks of its heaviest neighbours
   int blocks_tried = 2;   ///< and tries every leaf of the most attractive of those blocks
   int pair_partners = 2;  ///< each block is paired with the blocks it talks to most (0 = no pairs)
-  Index pair_max_block = 64;  ///< no block pairs when a block holds more leaves than this
+  Index pair_max_block = 64;   ///< no block pairs when a block holds more leaves than this
+  Index all_pairs_up_to = 64;  ///< with at most this many blocks, every two blocks are paired
+  /// [item] != 0: the item moved since the placement was last refined; only its block and the
+  /// blocks of its neighbours propose in the first round. Empty: every block proposes.
+  std::vector<std::uint8_t> moved;
 };
 
 struct PlacementSwapStats {
-  int rounds = 0;             ///< rounds run (the last one may have applied nothing)
-  long long moves = 0;        ///< single exchanges (or moves to an empty leaf) applied
-  long long pair_passes = 0;  ///< block-pair exchange sequences applied
-  long long pair_moves = 0;   ///< exchanges inside those sequences
+  int rounds = 0;                ///< rounds run (the last one may have applied nothing)
+  long long moves = 0;           ///< single exchanges (or moves to an empty leaf) applied
+  long long pair_passes = 0;     ///< block-pair exchange sequences applied
+  long long pair_moves = 0;      ///< exchanges inside those sequences
+  bool converged = true;         ///< the last round applied nothing (false: stopped by `rounds`)
+  std::vector<Index> unsettled;  ///< when not converged: items that would propose next round
 };
 
 /// Improves `position` (position[v] = leaf of item v; distinct leaves of `tree`; leaves without an
@@ -43,9 +50,10 @@ struct PlacementSwapStats {
 ///  1. Single exchanges: every item v ranks the blocks of its `partners` heaviest neighbours by
 ///     how much v alone would gain there, and prices every leaf of the best `blocks_tried` of them
 ///     (v takes the leaf, its occupant takes v's leaf, or the leaf was empty).
-///     O(partners x deg(v) + blocks_tried x arity x (deg(v) + deg(occupant))) per item.
+///     O((partners + 1) x deg(v) + blocks_tried x arity x deg(occupant)) per item.
 ///  2. Block pairs (Kernighan-Lin): each block is paired with the `pair_partners` blocks it
-///     exchanges most traffic with; for each pair, exchanges of one leaf of each block are chained
+///     exchanges most traffic with (with every other block when there are at most
+///     `all_pairs_up_to` blocks); for each pair, exchanges of one leaf of each block are chained
 ///     greedily by gain, each item moving at most once, even through exchanges that lose, and the
 ///     best prefix of the chain is proposed. This escapes the local minima of single exchanges
 ///     (a group that must lose a member before it can take a better one). O(sum of the degrees of

@@ -265,9 +265,12 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 /// The top-down recursion over the tree, with its scratch space and statistics.
 class TopDownMapper {
  public:
-  TopDownMapper(const CommGraph& graph, const Topology& topology, const Context& ctx)
+  /// Nodes above `split_depth` are split even when their subtree is full.
+  TopDownMapper(const CommGraph& graph, const Topology& topology, const Context& ctx,
+                int split_depth = 0)
       : graph_(graph),
         topology_(topology),
+        split_depth_(split_depth),
         per_leaf_(ctx.placement.oversubscribe),
         unconstrained_(ctx),
         allowed_before_(at(topology.leaf_count()) + 1, 0),
@@ -276,6 +279,9 @@ class TopDownMapper {
         split_(at(topology.depth())) {
     unconstrained_.placement.allowed_leaves.clear();
     for (Index leaf : ctx.placement.allowed_leaves) allowed_before_[at(leaf) + 1] = 1;
+    if (ctx.placement.allowed_leaves.empty()) {
+      for (std::size_t leaf = 1; leaf < allowed_before_.size(); ++leaf) allowed_before_[leaf] = 1;
+    }
     for (std::size_t i = 1; i < allowed_before_.size(); ++i)
       allowed_before_[i] += allowed_before_[i - 1];
     leaf_of_rank_.assign(at(graph.size()), kUnassigned);
@@ -332,7 +338,8 @@ class TopDownMapper {
       for (Index v : members) leaf_of_rank_[at(v)] = first_leaf;
       return;
     }
-    if (capacity(depth, node) == static_cast<std::int64_t>(width) * per_leaf_) {
+    if (depth >= split_depth_ &&
+        capacity(depth, node) == static_cast<std::int64_t>(width) * per_leaf_) {
       map_full_subtree(depth, first_leaf, members);
       return;
     }
@@ -393,6 +400,7 @@ class TopDownMapper {
 
   const CommGraph& graph_;
   const Topology& topology_;
+  int split_depth_;
   Index per_leaf_;
   Context unconstrained_;                     ///< ctx without allowed leaves, for full subtrees
   std::vector<std::int64_t> allowed_before_;  ///< [l] = allowed leaves among 0..l-1
@@ -463,6 +471,20 @@ std::vector<Index> split_processes(CsrView graph, const std::vector<Index>& size
     if (swap_pass(graph, k, part) == 0) break;
   }
   return part;
+}
+
+TreeMatchResult top_down_treematch_map(const CommGraph& graph, const Topology& topology,
+                                       const Context& ctx, int split_depth) {
+  Context all = ctx;
+  all.placement.allowed_leaves.clear();
+  if (all.placement.oversubscribe < 1 ||
+      graph.size() > topology.leaf_count() * all.placement.oversubscribe) {
+    throw std::invalid_argument("top-down mapping: " + std::to_string(graph.size()) +
+                                " processes do not fit on " +
+                                std::to_string(topology.leaf_count()) + " leaves");
+  }
+  TopDownMapper mapper(graph, topology, all, split_depth);
+  return mapper.run();
 }
 
 TreeMatchResult constrained_treematch_map(const CommGraph& graph, const Topology& topology,

@@ -35,6 +35,13 @@ namespace treematch {
 TreeMatchResult constrained_treematch_map(const CommGraph& graph, const Topology& topology,
                                           const Context& ctx);
 
+/// The same top-down recursion over the whole tree (every leaf usable), splitting every node
+/// above depth `split_depth` with split_processes (so the traffic crossing the upper, costlier
+/// links is cut first) and running the bottom-up treematch_map inside each subtree at that
+/// depth. Throws std::invalid_argument when the processes do not fit.
+TreeMatchResult top_down_treematch_map(const CommGraph& graph, const Topology& topology,
+                                       const Context& ctx, int split_depth);
+
 /// Pairwise-swap passes split_processes makes at most (it stops earlier after a pass without
 /// swaps).
 inline constexpr int kSplitSwapPasses = 8;

@@ -48,6 +48,10 @@ struct TreeContext {
   /// link merged (prioritised_arities) and keep the cheapest weighted mapping.
   bool prioritise_costly_links = true;
   kernels::Index prioritise_max_processes = 65536;  ///< ... up to this many processes
+  /// Also map top-down (top_down_treematch_map, cut above each depth) and keep the cheapest...
+  bool top_down = true;
+  kernels::Index top_down_max_processes = 8192;  ///< ... up to this many processes
+  std::int64_t top_down_max_entries = 1 << 17;   ///< ... and matrix entries
 };
 
 /// Where processes may go.
@@ -61,8 +65,8 @@ struct RefinementContext {
   bool swaps = true;     ///< refine the final mapping (src/refinement.h; never raises the cost)
   bool subtrees = true;  ///< also exchange whole subtrees, top down, before single processes
   int cycles = 2;        ///< at most this many top-down sweeps over the levels
-  int rounds = 8;        ///< propose-then-apply rounds per level and sweep
-  int partners = 4;      ///< each process looks at the blocks of its heaviest partners...
+  int rounds = 4;        ///< propose-then-apply rounds per level and sweep
+  int partners = 3;      ///< each process looks at the blocks of its heaviest partners...
   int blocks_tried = 2;  ///< ... and prices every leaf of the best of those blocks
   bool keep_identity = true;  ///< return the identity (rank i on slot i) if it costs less
 };

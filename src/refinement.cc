@@ -79,6 +79,7 @@ RefinementStats refine_mapping(const CommGraph& graph, const Topology& tree,
   stats.cost_before = evaluate_cost(graph, tree, Mapping{leaf_of_rank}).weighted;
   stats.cost_after = stats.cost_before;
   if (graph.size() < 2 || tree.depth() < 2) return stats;
+  std::vector<Index> settled;  // where single exchanges left each process (-1: still moving)
   for (int cycle = 0; cycle < ctx.cycles; ++cycle) {
     long long moves = 0;
     if (ctx.subtrees) {
@@ -88,10 +89,19 @@ RefinementStats refine_mapping(const CommGraph& graph, const Topology& tree,
         moves += applied;
       }
     }
+    // After the first sweep, only the processes around those that moved propose first.
+    kernels::PlacementSwapOptions options = swap_options(ctx);
+    if (!settled.empty()) {
+      options.moved.resize(settled.size());
+      for (std::size_t r = 0; r < settled.size(); ++r)
+        options.moved[r] = leaf_of_rank[r] != settled[r] ? 1 : 0;
+    }
     const kernels::PlacementSwapStats single = kernels::refine_placement(
-        graph.view(), leaf_tree(tree, tree.depth()), leaf_of_rank, swap_options(ctx));
+        graph.view(), leaf_tree(tree, tree.depth()), leaf_of_rank, options);
     stats.swaps += single.moves + single.pair_moves;
     moves += single.moves + single.pair_moves;
+    settled = leaf_of_rank;
+    for (const Index r : single.unsettled) settled[at(r)] = -1;  // proposes again next sweep
     stats.cycles = cycle + 1;
     if (moves == 0) break;
   }

@@ -32,11 +32,12 @@ kernels::LeafTree leaf_tree(const Topology& tree, int depth);
 /// do without first breaking the group; then single processes are exchanged
 /// (kernels::refine_placement on the matrix itself). Exchanging two children of one node never
 /// changes the cost, so depth 1 is skipped. Cycles stop when one moves nothing or after
-/// ctx.cycles. Every applied move lowers the cost, and the mapping given back is never costlier
-/// than the one given (checked with evaluate_cost). Parallel, with the same result for any
-/// thread count. Cost per cycle: O(depth x (nnz + leaves)) for the matrices between nodes plus
-/// the kernel's rounds (near-linear in nnz: each process prices only the blocks of its heaviest
-/// partners).
+/// ctx.cycles; after the first, single exchanges start from the processes that moved since
+/// (PlacementSwapOptions::moved). Every applied move lowers the cost, and the mapping given back is
+/// never costlier than the one given (checked with evaluate_cost). Parallel, with the same result
+/// for any thread count. Cost per cycle: O(depth x (nnz + leaves)) for the matrices between nodes
+/// plus the kernel's rounds (near-linear in nnz: each process prices only the blocks of its
+/// heaviest partners).
 RefinementStats refine_mapping(const CommGraph& graph, const Topology& tree,
                                std::vector<Index>& leaf_of_rank, const RefinementContext& ctx);
 

@@ -19,6 +19,23 @@ Index round_up(Index n, Index k) {
   return (n + k - 1) / k * k;
 }
 
+/// What the bottom-up runs inside the subtrees of a top-down candidate use: the subtree's own
+/// processes on its own leaves (the tree given already holds any oversubscription level), the
+/// greedy heuristic and one walk only (the candidate is refined as a whole afterwards).
+Context top_down_inner_context(const Context& ctx) {
+  Context inner = ctx;
+  inner.placement.oversubscribe = 1;
+  inner.placement.allowed_leaves.clear();
+  inner.grouping.largest_index_last = false;
+  inner.grouping.weighted_degree_first = false;
+  inner.tree.split = AritySplit::kTable2;
+  inner.tree.prioritise_costly_links = false;
+  inner.tree.top_down = false;
+  inner.refinement.swaps = false;
+  inner.refinement.keep_identity = false;
+  return inner;
+}
+
 void check_fits(Index processes, Index slots, const Context& ctx) {
   if (processes <= slots) return;
   throw std::invalid_argument(
@@ -140,6 +157,20 @@ TreeMatchResult treematch_map(const MappingInput& input, const Topology& topolog
     for (int depth = 1; depth + 1 < tree.depth(); ++depth) {
       TreeMatchResult other =
           walk(input, prioritised_arities(tree, input.size(), depth), ctx.grouping);
+      refine(other);
+      const MappingCost other_cost = costs(other.mapping);
+      if (other_cost.weighted < cost.weighted) {
+        result = std::move(other);
+        cost = other_cost;
+      }
+    }
+  }
+  // Top-down: the upper levels cut first (split_processes), bottom-up TreeMatch below.
+  if (ctx.tree.top_down && input.size() <= ctx.tree.top_down_max_processes &&
+      input.whole().nnz() <= ctx.tree.top_down_max_entries) {
+    const Context inner = top_down_inner_context(ctx);
+    for (int depth = 1; depth + 1 < tree.depth(); ++depth) {
+      TreeMatchResult other = top_down_treematch_map(input.whole(), tree, inner, depth);
       refine(other);
       const MappingCost other_cost = costs(other.mapping);
       if (other_cost.weighted < cost.weighted) {

@@ -164,12 +164,16 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   bool no_scotch_cq = false;
   app.add_flag("--no-scotch-cq", no_scotch_cq, "do not run scotch_gmap a second time with -cq");
+  bool no_scotch_b0 = false;
+  app.add_flag("--no-scotch-b0", no_scotch_b0,
+               "do not run scotch_gmap with -cq -b0 (its one-process-per-core mapping)");
   app.add_flag("--scotch-dense", options.scotch_dense,
                "also run scotch_gmap on the dense D1 (writes a ~4 GB text graph)");
   app.add_option("--json", json_path, "also write every figure to this JSON file");
   app.add_flag("--keep-temp", keep_temp, "keep the folder of generated inputs and outputs");
   CLI11_PARSE(app, argc, argv);
   options.scotch_cq = !no_scotch_cq;
+  options.scotch_b0 = !no_scotch_b0;
 
   const std::vector<CaseSpec> catalogue = all_cases();
   if (list) {
@@ -275,13 +279,16 @@ int main(int argc, char** argv) {
     info.load_end = load_average();
 
     std::cout << fmt::format(
-        "treematch (--refine and --no-refine) vs scotch_gmap ({}, and with -cq; target: the "
-        "case's tleaf, link costs included); costs from evaluate_cost\n"
+        "treematch (--refine and --no-refine) vs scotch_gmap ({}, with -cq, and with -cq -b0 = "
+        "one process per core; target: the case's tleaf, link costs included); costs from "
+        "evaluate_cost\n"
         "weighted = sum over i != j of C[i][j] x link costs on the path between their cores (the "
         "case's topology); hop-bytes = the same with every link costing 1\n"
-        "TM/Sc = treematch refined / the cheaper Scotch run; TM/pl = refined / unrefined; packed = "
+        "TM/Sc = treematch refined / the cheaper of Scotch default and -cq; TM/1:1 = refined / "
+        "Scotch "
+        "-cq -b0; TM/pl = refined / unrefined; packed = "
         "rank i on core i (the identity); Sc ml, cq ml = Scotch's max load (most processes on one "
-        "core)\n"
+        "core; -b0 had 1 wherever it ran)\n"
         "walls = whole command, min of {} run(s); map = treematch's own mapping phase (its "
         "--format "
         "json report); RSS = peak (ru_maxrss; /bin/true launched the same way: {:.1f} MiB)\n"

@@ -275,6 +275,7 @@ struct ToolMappings {
   std::optional<Mapping> treematch_plain;
   std::optional<ScotchMapping> scotch;
   std::optional<ScotchMapping> scotch_cq;
+  std::optional<ScotchMapping> scotch_b0;
 };
 
 void cost_tool(ToolResult& tool, const CommGraph& graph, const Topology& topology,
@@ -297,6 +298,7 @@ void cost_everything(CaseResult& result, const CommGraph& graph, const Topology&
     cost_tool(result.treematch_plain, graph, topology, *mappings.treematch_plain);
   if (mappings.scotch) cost_tool(result.scotch, graph, topology, mappings.scotch->mapping);
   if (mappings.scotch_cq) cost_tool(result.scotch_cq, graph, topology, mappings.scotch_cq->mapping);
+  if (mappings.scotch_b0) cost_tool(result.scotch_b0, graph, topology, mappings.scotch_b0->mapping);
   const Index p = graph.size();
   std::vector<Index> slots;
   try {
@@ -446,6 +448,12 @@ CaseResult run_case(const CaseSpec& spec, const BenchOptions& options, const fs:
     std::vector<std::string> args = options.scotch_args;
     args.emplace_back("-cq");
     mappings.scotch_cq = run_scotch(result.scotch_cq, "scotch-cq", args);
+  }
+  if (options.scotch_b0) {
+    std::vector<std::string> args = options.scotch_args;
+    args.emplace_back("-cq");
+    args.emplace_back("-b0");
+    mappings.scotch_b0 = run_scotch(result.scotch_b0, "scotch-b0", args);
   }
 
   // Costs and baselines, here on the same topology; a matrix not held is read back for them.

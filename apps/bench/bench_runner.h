@@ -28,11 +28,13 @@ struct BenchOptions {
   Index scotch_max_processes = 100000;  ///< Scotch runs only up to this many processes
   bool scotch_dense = false;            ///< run Scotch on dense generated cases (D1: a ~4 GB .grf)
   bool scotch_cq = true;                ///< also run scotch_gmap with -cq
+  bool scotch_b0 = true;                ///< also run scotch_gmap with -cq -b0 (one-to-one)
 };
 
 /// Sets up the case in `work_dir` (a folder of its own is made there), runs `treematch map
 /// --format json` with --refine and with --no-refine, scotch_gmap on the case's tleaf (link costs
-/// included) with the run's options and with -cq, options.repeat times each through `spawner`,
+/// included) with the run's options, with -cq and with -cq -b0 (one process per core),
+/// options.repeat times each through `spawner`,
 /// reads both mappings back (treematch's from its JSON report, with its phase timings), and costs
 /// them and the baselines with evaluate_cost on the case's topology. A case whose matrix is not
 /// held (D1) is read back with io::read_matrix for the costs, after the commands ran, and freed on

@@ -218,19 +218,6 @@ ScotchWeights write_scotch_graph_dense(const std::string& path, Index n, const D
   return info;
 }
 
-std::string uniform_tleaf(const Topology& topology) {
-  if (topology.depth() == 0) {
-    throw std::invalid_argument("a one-leaf topology has no Scotch tleaf equivalent");
-  }
-  std::string text = "tleaf " + std::to_string(topology.depth());
-  for (const TreeLevel& level : topology.levels()) {
-    text += ' ';
-    text += std::to_string(level.arity);
-    text += " 1";
-  }
-  return text;
-}
-
 std::string scotch_tleaf(const Topology& topology) {
   if (topology.depth() == 0) {
     throw std::invalid_argument("a one-leaf topology has no Scotch tleaf equivalent");

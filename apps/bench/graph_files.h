@@ -52,12 +52,6 @@ using DenseRowFill = std::function<void(Index row, std::span<double> values)>;
 /// holding one row at a time. The same weights give the same file as write_scotch_graph.
 ScotchWeights write_scotch_graph_dense(const std::string& path, Index n, const DenseRowFill& fill);
 
-/// The Scotch "tleaf" target of the same shape as `topology` with every link cost 1:
-/// "tleaf <depth> a0 1 a1 1 ...". Scotch's tleaf leaves are numbered left to right like the
-/// topology's logical leaves. Throws std::invalid_argument for a one-leaf topology (Scotch needs
-/// at least one level of arity >= 2).
-std::string uniform_tleaf(const Topology& topology);
-
 /// The Scotch "tleaf" target of the same shape and link costs as `topology`: "tleaf <depth> a0 c0
 /// a1 c1 ...". Scotch takes integer costs: they are written as they are when they are all integers
 /// up to 10^6, otherwise scaled so that the largest is 10^6, rounded, and a positive cost that

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# What libtreematch-profile.so costs: treematch-message-rate at 2 ranks, run alternately without
-# and with the library preloaded (which run goes first alternates too), REPS times each; prints
-# every run, the median rates and the overhead.
+# What libtreematch-profile.so costs: treematch-message-rate run alternately without and with the
+# library preloaded (which run goes first alternates too), REPS times each; prints every run, the
+# median rates and the overhead.
 #
-#   apps/bench/profile_overhead.sh [BUILD_DIR [REPS [treematch-message-rate options...]]]
+#   [RANKS=2] [BIND=core] apps/bench/profile_overhead.sh [BUILD_DIR [REPS [bench options...]]]
 #   e.g. apps/bench/profile_overhead.sh build 11 --window 64 --size 8 --iterations 20000
+#   RANKS=1 BIND=none ...: one rank sending to itself (no second process to wait for: the
+#   steadiest figure on a machine shared with other work)
 set -euo pipefail
 build=${1:-build}
 reps=${2:-9}
@@ -16,7 +18,7 @@ for f in "$bench" "$lib"; do
 done
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-launch=(mpirun -n 2 --bind-to core --allow-run-as-root --oversubscribe)
+launch=(mpirun -n "${RANKS:-2}" --bind-to "${BIND:-core}" --allow-run-as-root --oversubscribe)
 
 # Prints the median msgs/s of one run; with "on", under the library, which must write a profile.
 run() {

@@ -176,13 +176,13 @@ std::string render_table(const std::vector<CaseResult>& results, CostKind kind) 
   const bool weighted = kind == CostKind::kWeighted;
   const auto line = [](const auto&... cells) {
     return fmt::format(
-        "{:<12} {:>6} {:>8} {:>7} | {:>10} {:>10} {:>10} {:>10} | {:>6} {:>6} | {:>10} {:>10} "
-        "{:>10} | {:>5} {:>5} {}\n",
+        "{:<12} {:>6} {:>8} {:>7} | {:>10} {:>10} {:>10} {:>10} {:>10} | {:>6} {:>6} {:>6} | "
+        "{:>10} {:>10} {:>10} | {:>5} {:>5} {}\n",
         cells...);
   };
   std::string out =
-      line("case", "p", "nnz", "leaves", "TM", "TM plain", "Sc", "Sc -cq", "TM/Sc", "TM/pl",
-           "packed", "RR", "MPIPP.5", "Sc ml", "cq ml", weighted ? "notes" : "");
+      line("case", "p", "nnz", "leaves", "TM", "TM plain", "Sc", "Sc -cq", "Sc 1:1", "TM/Sc",
+           "TM/1:1", "TM/pl", "packed", "RR", "MPIPP.5", "Sc ml", "cq ml", weighted ? "notes" : "");
   out += std::string(out.size() - 1, '-') + "\n";
   for (const CaseResult& c : results) {
     if (!c.error.empty()) {
@@ -201,8 +201,12 @@ std::string render_table(const std::vector<CaseResult>& results, CostKind kind) 
         tool_cell(plain, cost_of(plain.cost, kind)),
         tool_cell(c.scotch, cost_of(c.scotch.cost, kind)),
         tool_cell(c.scotch_cq, cost_of(c.scotch_cq.cost, kind)),
+        tool_cell(c.scotch_b0, cost_of(c.scotch_b0.cost, kind)),
         tm.ok() && sc != nullptr ? ratio_cell(cost_of(tm.cost, kind), cost_of(sc->cost, kind))
                                  : "-",
+        tm.ok() && c.scotch_b0.ok()
+            ? ratio_cell(cost_of(tm.cost, kind), cost_of(c.scotch_b0.cost, kind))
+            : "-",
         tm.ok() && plain.ok() ? ratio_cell(cost_of(tm.cost, kind), cost_of(plain.cost, kind)) : "-",
         baseline_cell(c, "packed", weighted), baseline_cell(c, "round-robin", weighted),
         baseline_cell(c, "MPIPP.5", weighted), load_cell(c.scotch), load_cell(c.scotch_cq),
@@ -268,8 +272,11 @@ std::string render_summary(const std::vector<CaseResult>& results) {
     double log_plain = 0.0;
     double log_default = 0.0;
     double log_cq = 0.0;
+    double log_b0 = 0.0;
     int cases = 0;
     int cq_cases = 0;
+    int b0_cases = 0;
+    std::string worse_b0;
     std::string worse_scotch;
     std::string worse_identity;
     for (const CaseResult& c : results) {
@@ -288,6 +295,14 @@ std::string render_summary(const std::vector<CaseResult>& results) {
         ++cq_cases;
         log_cq += std::log(tm / cost_of(c.scotch_cq.cost, kind));
       }
+      if (c.scotch_b0.ok()) {
+        ++b0_cases;
+        const double one_to_one = cost_of(c.scotch_b0.cost, kind);
+        log_b0 += std::log(tm / one_to_one);
+        if (tm > one_to_one * (1.0 + 1e-9))
+          worse_b0 +=
+              fmt::format("{}{} ({:.4f})", worse_b0.empty() ? "" : ", ", c.name, tm / one_to_one);
+      }
       if (tm > best * (1.0 + 1e-9))
         worse_scotch +=
             fmt::format("{}{} ({:.4f})", worse_scotch.empty() ? "" : ", ", c.name, tm / best);
@@ -305,6 +320,12 @@ std::string render_summary(const std::vector<CaseResult>& results) {
                      : std::string());
     out += fmt::format("  costlier than the best Scotch run: {}\n",
                        worse_scotch.empty() ? "none" : worse_scotch);
+    if (b0_cases > 0) {
+      out += fmt::format(
+          "  against Scotch one-to-one (-cq -b0): geometric mean over {} case(s) {:.4f}; "
+          "costlier on: {}\n",
+          b0_cases, std::exp(log_b0 / b0_cases), worse_b0.empty() ? "none" : worse_b0);
+    }
     out += fmt::format("  costlier than the identity (packed): {}\n",
                        worse_identity.empty() ? "none" : worse_identity);
   }
@@ -490,6 +511,7 @@ nlohmann::json to_json(const RunInfo& info, const std::vector<CaseResult>& resul
       j["treematch_no_refine"] = tool_json(c.treematch_plain);
       j["scotch"] = tool_json(c.scotch);
       j["scotch_cq"] = tool_json(c.scotch_cq);
+      j["scotch_cq_b0"] = tool_json(c.scotch_b0);
       nlohmann::json baselines = nlohmann::json::object();
       for (const BaselineResult& b : c.baselines) {
         baselines[b.name] =

@@ -71,6 +71,7 @@ struct CaseResult {
   ToolResult treematch_plain;  ///< `treematch map --no-refine`
   ToolResult scotch;           ///< scotch_gmap (the run's --scotch-args)
   ToolResult scotch_cq;        ///< scotch_gmap ... -cq (not attempted with --no-scotch-cq)
+  ToolResult scotch_b0;        ///< scotch_gmap ... -cq -b0: one process per core (--no-scotch-b0)
   std::vector<BaselineResult> baselines;  ///< packed, round-robin, random, MPIPP.5
 };
 

@@ -55,20 +55,20 @@ class TypeSizeCache {
  public:
   std::uint64_t size(MPI_Datatype type) noexcept {
     Entry& entry = entries_[std::hash<MPI_Datatype>{}(type) / 16 % kEntries];
-    if (entry.epoch != epoch_ || entry.type != type) entry = Entry{type, type_size(type), epoch_};
+    if (entry.type != type) entry = Entry{type, type_size(type)};
     return entry.size;
   }
-  void clear() noexcept { ++epoch_; }
+  void clear() noexcept { entries_.fill(Entry{}); }
 
  private:
   static constexpr std::size_t kEntries = 64;
+  /// An empty entry holds a zero handle, which no valid datatype has (Open MPI: a null pointer;
+  /// MPICH: 0 is not a datatype handle), and a call with an invalid type is not counted.
   struct Entry {
     MPI_Datatype type;
     std::uint64_t size;
-    std::uint64_t epoch;  ///< 0 (never valid) until filled
   };
   std::array<Entry, kEntries> entries_{};
-  std::uint64_t epoch_ = 1;
 };
 
 TypeSizeCache g_type_sizes;
@@ -82,13 +82,20 @@ inline std::uint64_t bytes_of(int count, MPI_Datatype type) noexcept {
   return static_cast<std::uint64_t>(count) * size;
 }
 
-/// A point-to-point send of count x type to `dest` of `comm`.
+/// A point-to-point send of count x type to `dest` of `comm` (MPI_COMM_WORLD: no translation).
 inline void count_send(MPI_Comm comm, int dest, int count, MPI_Datatype type) noexcept {
   ProfileSession* session = counting_session();
   if (session == nullptr || dest == MPI_PROC_NULL) return;
+  TrafficRecorder& recorder = session->recorder();
+  if (comm == MPI_COMM_WORLD) {
+    if (dest >= 0 && dest < recorder.world_size()) {
+      recorder.record(TrafficClass::kPointToPoint, dest, bytes_of(count, type));
+    }
+    return;
+  }
   PeerGroup* peers = session->peers(comm);
   if (peers == nullptr || dest < 0 || dest >= peers->size()) return;
-  peers->send(session->recorder(), TrafficClass::kPointToPoint, dest, bytes_of(count, type));
+  peers->send(recorder, TrafficClass::kPointToPoint, dest, bytes_of(count, type));
 }
 
 /// A persistent send prepared in `request` (counted at each start).
@@ -334,8 +341,10 @@ int MPI_Request_free(MPI_Request* request) {
   return PMPI_Request_free(request);
 }
 
+// ---- Datatypes ------------------------------------------------------------------------------
+
 int MPI_Type_free(MPI_Datatype* type) {
-  g_type_sizes.clear();  // its handle may come back as another type
+  if (g_cache_type_sizes) g_type_sizes.clear();  // its handle may come back as another type
   return PMPI_Type_free(type);
 }
 

@@ -112,8 +112,8 @@ class ProfileSession {
   std::mutex
       groups_mutex_;  ///< live_groups_ and finished_ (taken in callbacks; no MPI call inside)
   std::unordered_set<PeerGroup*> live_groups_;
-  bool finished_ = false;
-  std::mutex persistent_mutex_;  ///< taken only under MPI_THREAD_MULTIPLE
+  std::atomic<bool> finished_{false};  ///< finish() ran: Pcontrol and retire stop recording
+  std::mutex persistent_mutex_;        ///< taken only under MPI_THREAD_MULTIPLE
   std::unordered_map<MPI_Request, PersistentSend> persistent_;
 };
 

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "io/matrix_hdf5_parallel.h"
 
@@ -41,10 +42,25 @@ void check(int rc, const char* call) {
   if (rc != MPI_SUCCESS) throw std::runtime_error(std::string(call) + " failed");
 }
 
-void write_metrics(io::Hdf5ParallelCsrFile& file, const std::string& prefix, kernels::Index n,
-                   const TrafficRecorder& recorder, std::span<const TrafficClass> classes) {
-  file.write(prefix + "/size", n, recorder.matrix_row(classes, VolumeMetric::kBytes));
-  file.write(prefix + "/msg", n, recorder.matrix_row(classes, VolumeMetric::kMessages));
+/// One matrix of the file and this rank's row of it.
+struct RowOfMatrix {
+  std::string object;
+  kernels::Csr row;
+};
+
+/// This rank's row of every matrix of the file, in the order they are written.
+std::vector<RowOfMatrix> rows_of_matrices(const TrafficRecorder& recorder) {
+  std::vector<RowOfMatrix> rows;
+  const auto add = [&](const std::string& group, std::span<const TrafficClass> classes) {
+    rows.push_back({group + "/size", recorder.matrix_row(classes, VolumeMetric::kBytes)});
+    rows.push_back({group + "/msg", recorder.matrix_row(classes, VolumeMetric::kMessages)});
+  };
+  add("", kAllClasses);
+  for (const ClassGroup& group : kClassGroups) {
+    const std::array classes = {group.traffic};
+    add(group.name, classes);
+  }
+  return rows;
 }
 
 }  // namespace
@@ -59,12 +75,26 @@ void write_profile(MPI_Comm comm, const std::string& path, const TrafficRecorder
   check(PMPI_Bcast(&pid, 1, MPI_LONG_LONG, 0, comm), "MPI_Bcast");
   const std::string temporary = path + ".tmp." + std::to_string(pid);
   const kernels::Index n = size;
+  // The rows first, agreed on: a rank that cannot build them (out of memory) must not leave the
+  // others waiting in a collective HDF5 call.
+  std::vector<RowOfMatrix> rows;
+  std::string problem;
+  try {
+    rows = rows_of_matrices(recorder);
+  } catch (const std::exception& e) {
+    problem = e.what();
+  }
+  int ok = problem.empty() ? 1 : 0;
+  int all_ok = 0;
+  check(PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
+  if (all_ok == 0) {
+    if (!problem.empty()) throw std::runtime_error("building the rows: " + problem);
+    throw io::Hdf5PeerError("another rank could not build its rows");
+  }
   try {
     io::Hdf5ParallelCsrFile file(comm, temporary);
-    write_metrics(file, "", n, recorder, kAllClasses);
+    for (const RowOfMatrix& matrix : rows) file.write(matrix.object, n, matrix.row);
     for (const ClassGroup& group : kClassGroups) {
-      const std::array classes = {group.traffic};
-      write_metrics(file, group.name, n, recorder, classes);
       file.write_attribute(group.name, "description", group.description);
     }
     file.write_attribute("/", "source", "treematch-profile");

@@ -128,6 +128,36 @@ TEST(RefinePlacement, NeverRaisesTheCostKeepsAPlacementAndAgreesWithItsTwinAtAny
   }
 }
 
+TEST(RefinePlacement, StartingFromTheMovedItemsAgreesWithItsTwinAndNeverRaisesTheCost) {
+  const LeafTree tree = tree_of({8, 8, 4, 8}, {100, 10, 3, 1});
+  const Csr graph = testing::random_graph(1800, 6, 50, 9);
+  std::vector<Index> start = random_placement(1800, 2048, 9);
+  refine_placement_seq(graph.view(), tree, start, {});  // settled, then a few items move
+  std::mt19937_64 rng(5);
+  PlacementSwapOptions options;
+  options.moved.assign(1800, 0);
+  for (int k = 0; k < 40; ++k) {
+    const auto a = static_cast<std::size_t>(rng() % 1800);
+    const auto b = static_cast<std::size_t>(rng() % 1800);
+    std::swap(start[a], start[b]);
+    options.moved[a] = options.moved[b] = 1;
+  }
+  const double before = cost_of(graph.view(), tree, start);
+  std::vector<Index> twin = start;
+  const PlacementSwapStats twin_stats = refine_placement_seq(graph.view(), tree, twin, options);
+  for (const auto& position : testing::under_thread_counts([&] {
+         std::vector<Index> copy = start;
+         refine_placement(graph.view(), tree, copy, options);
+         return copy;
+       })) {
+    EXPECT_EQ(position, twin);
+  }
+  EXPECT_GT(twin_stats.moves + twin_stats.pair_moves, 0);
+  EXPECT_LT(cost_of(graph.view(), tree, twin), before);
+  options.moved.resize(3);
+  EXPECT_THROW(refine_placement(graph.view(), tree, twin, options), std::invalid_argument);
+}
+
 TEST(RefinePlacement, ImprovesARandomPlacementOfAHierarchicalPattern) {
   // Items exchange 10^(3 - h) with every item h levels away in their planted placement.
   const LeafTree tree = tree_of({4, 4, 4}, {1, 1, 1});

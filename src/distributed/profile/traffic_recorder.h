@@ -77,7 +77,13 @@ class TrafficRecorder {
   /// `messages` messages of `bytes` bytes in total sent to world rank `peer` (0 <= peer < size).
   void record(TrafficClass traffic, int peer, std::uint64_t bytes,
               std::uint64_t messages = 1) noexcept {
-    add_volume(block(static_cast<std::size_t>(traffic))[peer], bytes, messages, concurrency_);
+    add_volume(counters(traffic, peer), bytes, messages, concurrency_);
+  }
+
+  /// The counters of `traffic` towards world rank `peer`, for a caller that looks them up before
+  /// an MPI call and adds to them (add_volume with concurrency()) once the call succeeded.
+  [[nodiscard]] Volume& counters(TrafficClass traffic, int peer) noexcept {
+    return block(static_cast<std::size_t>(traffic))[peer];
   }
 
   /// One-sided data that world rank `peer` sends to this process (the reply of a Get).

@@ -1,7 +1,7 @@
 // An MPI program with known traffic (comm_pattern.h): run under the profiling library and under
 // Open MPI's monitoring by profile_pipeline_test.
 //
-// comm_pattern [--no-onesided] [--pcontrol-phase] [--for-monitoring]
+// comm_pattern [--no-onesided] [--pcontrol-phase] [--for-monitoring] [--thread-multiple]
 //   --no-onesided     skip the one-sided part
 //   --pcontrol-phase  add a ring exchange and an Allreduce between MPI_Pcontrol(0) and
 //                     MPI_Pcontrol(1): traffic a profiler must not count
@@ -9,6 +9,8 @@
 //                     completely: the horizontal halo by MPI_Isend instead of persistent requests
 //                     (MPI_Start bypasses the monitoring PML), and no Alltoallv/Alltoallw (their
 //                     linear algorithm is recorded as tags >= 0 traffic, like the application's)
+//   --thread-multiple MPI_Init_thread(MPI_THREAD_MULTIPLE) (fails if not granted): the profiler's
+//                     atomic counters
 #include <mpi.h>
 
 #include <array>
@@ -110,6 +112,25 @@ void iteration(const World& w, std::vector<MPI_Request>& halo) {
   check(MPI_Reduce(red_out.data(), red_in.data(), kReduceDoubles, MPI_DOUBLE, MPI_SUM, 0,
                    MPI_COMM_WORLD),
         "MPI_Reduce");
+}
+
+/// Sends with two derived types in turn, the first freed before the second is made (its handle
+/// may come back): 3 ints, then 5 doubles, to the next rank.
+void derived_types(const World& w) {
+  std::vector<char> in(64), out(64, 1);
+  for (const auto& [count, base] : {std::pair{3, MPI_INT}, std::pair{5, MPI_DOUBLE}}) {
+    MPI_Datatype type = MPI_DATATYPE_NULL;
+    check(MPI_Type_contiguous(count, base, &type), "MPI_Type_contiguous");
+    check(MPI_Type_commit(&type), "MPI_Type_commit");
+    int size = 0;
+    check(MPI_Type_size(type, &size), "MPI_Type_size");
+    MPI_Request request = MPI_REQUEST_NULL;
+    check(MPI_Irecv(in.data(), size, MPI_BYTE, w.prev(), 50, MPI_COMM_WORLD, &request),
+          "MPI_Irecv");
+    check(MPI_Send(out.data(), 1, type, w.next(), 50, MPI_COMM_WORLD), "MPI_Send");
+    check(MPI_Wait(&request, MPI_STATUS_IGNORE), "MPI_Wait");
+    check(MPI_Type_free(&type), "MPI_Type_free");
+  }
 }
 
 void collectives_once(const World& w) {
@@ -288,14 +309,25 @@ void uncounted_phase(const World& w) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  check(MPI_Init(&argc, &argv), "MPI_Init");
   bool with_onesided = true;
   bool pcontrol_phase = false;
+  bool thread_multiple = false;
   World w;
   for (int a = 1; a < argc; ++a) {
     if (std::strcmp(argv[a], "--no-onesided") == 0) with_onesided = false;
     if (std::strcmp(argv[a], "--pcontrol-phase") == 0) pcontrol_phase = true;
     if (std::strcmp(argv[a], "--for-monitoring") == 0) w.for_monitoring = true;
+    if (std::strcmp(argv[a], "--thread-multiple") == 0) thread_multiple = true;
+  }
+  if (thread_multiple) {
+    int provided = MPI_THREAD_SINGLE;
+    check(MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided), "MPI_Init_thread");
+    if (provided != MPI_THREAD_MULTIPLE) {
+      std::fprintf(stderr, "comm_pattern: MPI_THREAD_MULTIPLE not granted (%d)\n", provided);
+      MPI_Abort(MPI_COMM_WORLD, 3);
+    }
+  } else {
+    check(MPI_Init(&argc, &argv), "MPI_Init");
   }
   check(MPI_Comm_rank(MPI_COMM_WORLD, &w.rank), "MPI_Comm_rank");
   check(MPI_Comm_size(MPI_COMM_WORLD, &w.size), "MPI_Comm_size");
@@ -328,6 +360,7 @@ int main(int argc, char** argv) {
   for (int it = 0; it < kIterations; ++it) iteration(w, halo);
   for (MPI_Request& r : halo) check(MPI_Request_free(&r), "MPI_Request_free");
   if (pcontrol_phase) uncounted_phase(w);
+  derived_types(w);
   collectives_once(w);
   subcommunicators(w);
   if (with_onesided) onesided(w);

@@ -13,8 +13,9 @@ namespace treematch::testing::pattern {
 //    P/2 - ... ------- P-1                 requests (MPI_Startall), every iteration
 //
 // Each iteration also sends Send/Ssend/Rsend/Bsend to r+1, a Barrier, an Alltoall and a Reduce
-// to rank 0; once: a Sendrecv_replace with r^1, every other collective (blocking, non-blocking,
-// in place, on a row sub-communicator and on a duplicate of MPI_COMM_WORLD) and one-sided calls.
+// to rank 0; once: two sends to r+1 with derived types (the first freed before the second is
+// made), a Sendrecv_replace with r^1, every other collective (blocking, non-blocking, in place,
+// on a row sub-communicator and on a duplicate of MPI_COMM_WORLD) and one-sided calls.
 inline constexpr int kIterations = 5;
 inline constexpr int kRingDoubles = 1000;
 inline constexpr int kHaloVerticalInts = 300;
@@ -87,6 +88,10 @@ inline Traffic expected_traffic(int p, bool onesided) {
     all_pairs(0);                                        // Barrier
     all_pairs(4 * kAlltoallInts);                        // Alltoall
     to_root(0, [](int) { return 8 * kReduceDoubles; });  // Reduce
+  }
+  for (int r = 0; r < p; ++r) {
+    t.p2p.add(r, (r + 1) % p, 4 * 3);  // one contiguous type of 3 ints, freed, then
+    t.p2p.add(r, (r + 1) % p, 8 * 5);  // one of 5 doubles (the handle may be the same)
   }
   for (int r = 0; r < p; ++r) t.p2p.add(r, r ^ 1, 8 * 50);  // Sendrecv_replace
   from_root(1 % p, [](int) { return 8 * 10; });             // Bcast

@@ -209,6 +209,18 @@ TEST(ProfileLibrary, LinkedBeforeLibmpiItWritesTheDefaultFileInTheWorkingDirecto
   expect_profile_of_pattern(profile, pattern::expected_traffic(kRanks, /*onesided=*/true));
 }
 
+TEST(ProfileLibrary, UnderThreadMultipleTheAtomicCountersGiveTheSameProfile) {
+  const TempDir scratch;
+  const std::string profile = scratch.file("multiple.h5");
+  const CommandResult run = run_mpi(preload_exports(profile), TM_COMM_PATTERN, "--thread-multiple",
+                                    scratch, scratch.path().string());
+  if (run.err.find("MPI_THREAD_MULTIPLE not granted") != std::string::npos) {
+    GTEST_SKIP() << "this Open MPI does not grant MPI_THREAD_MULTIPLE: " << run.err;
+  }
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  expect_profile_of_pattern(profile, pattern::expected_traffic(kRanks, /*onesided=*/true));
+}
+
 TEST(ProfileLibrary, StartOffCountsNothingWithoutPcontrol) {
   const TempDir scratch;
   const std::string profile = scratch.file("off.h5");
