@@ -51,7 +51,7 @@ struct Inputs {
 
   [[nodiscard]] Index processes() const { return distributed ? distributed->size() : graph.size(); }
   [[nodiscard]] Offset entries() const {
-    return distributed ? distributed->total_entries() : graph.nnz();
+    return distributed ? distributed->entries() : graph.nnz();
   }
   [[nodiscard]] bool was_symmetrised() const {
     return distributed ? distributed->was_symmetrised() : graph.was_symmetrised();

@@ -18,6 +18,8 @@ class MappingInput {
 
   /// Processes p.
   [[nodiscard]] virtual Index size() const = 0;
+  /// Stored entries of the symmetric graph, over all ranks.
+  [[nodiscard]] virtual Offset entries() const = 0;
   /// The first level's matrix, fresh for each walk (walks may share cut-down copies).
   [[nodiscard]] virtual std::unique_ptr<LevelMatrix> first_level() const = 0;
   /// evaluate_cost of `mapping` on `topology` (bit-identical wherever the rows live).
@@ -36,6 +38,7 @@ class LocalMappingInput final : public MappingInput {
       : graph_(graph), links_(std::make_shared<LinkCache>()) {}
 
   [[nodiscard]] Index size() const override { return graph_.size(); }
+  [[nodiscard]] Offset entries() const override { return graph_.nnz(); }
   [[nodiscard]] std::unique_ptr<LevelMatrix> first_level() const override {
     return std::make_unique<LocalLevelMatrix>(graph_.view(), links_);
   }

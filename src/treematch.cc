@@ -80,8 +80,7 @@ bool prioritises_links(const Topology& tree, Index processes, const TreeContext&
          processes <= ctx.prioritise_max_processes;
 }
 
-std::vector<Index> prioritised_arities(const Topology& tree, Index processes, int depth) {
-  (void)processes;  // the arities do not depend on it; kept for symmetry with walked_arities
+std::vector<Index> prioritised_arities(const Topology& tree, int depth) {
   std::vector<Index> arities{tree.leaves_below(depth)};
   for (int level = depth - 1; level >= 0; --level)
     arities.push_back(tree.levels()[static_cast<std::size_t>(level)].arity);
@@ -133,15 +132,16 @@ TreeMatchResult treematch_map(const MappingInput& input, const Topology& topolog
   const bool both = ctx.tree.split == AritySplit::kBest && split != unsplit;
   TreeMatchResult result = walk(input, first, ctx.grouping);
   MappingCost cost = costs(result.mapping);
-  if (both) {
-    // Table 2 bounds the enumeration, not the quality: keep the unsplit walk when it maps cheaper.
-    TreeMatchResult other = walk(input, unsplit, ctx.grouping);
+  // Every other candidate replaces the mapping kept so far only when strictly cheaper (weighted).
+  const auto keep_if_cheaper = [&](TreeMatchResult&& other) {
     const MappingCost other_cost = costs(other.mapping);
     if (other_cost.weighted < cost.weighted) {
       result = std::move(other);
       cost = other_cost;
     }
-  }
+  };
+  // Table 2 bounds the enumeration, not the quality: keep the unsplit walk when it maps cheaper.
+  if (both) keep_if_cheaper(walk(input, unsplit, ctx.grouping));
   // Exchanges of processes and subtrees that lower the weighted cost.
   const auto refine = [&](TreeMatchResult& r) {
     if (!ctx.refinement.swaps) return;
@@ -155,28 +155,19 @@ TreeMatchResult treematch_map(const MappingInput& input, const Topology& topolog
   // link (the levels under it walked as one), so that its traffic comes first; keep the cheapest.
   if (prioritises_links(tree, input.size(), ctx.tree)) {
     for (int depth = 1; depth + 1 < tree.depth(); ++depth) {
-      TreeMatchResult other =
-          walk(input, prioritised_arities(tree, input.size(), depth), ctx.grouping);
+      TreeMatchResult other = walk(input, prioritised_arities(tree, depth), ctx.grouping);
       refine(other);
-      const MappingCost other_cost = costs(other.mapping);
-      if (other_cost.weighted < cost.weighted) {
-        result = std::move(other);
-        cost = other_cost;
-      }
+      keep_if_cheaper(std::move(other));
     }
   }
   // Top-down: the upper levels cut first (split_processes), bottom-up TreeMatch below.
   if (ctx.tree.top_down && input.size() <= ctx.tree.top_down_max_processes &&
-      input.whole().nnz() <= ctx.tree.top_down_max_entries) {
+      input.entries() <= ctx.tree.top_down_max_entries) {
     const Context inner = top_down_inner_context(ctx);
     for (int depth = 1; depth + 1 < tree.depth(); ++depth) {
       TreeMatchResult other = top_down_treematch_map(input.whole(), tree, inner, depth);
       refine(other);
-      const MappingCost other_cost = costs(other.mapping);
-      if (other_cost.weighted < cost.weighted) {
-        result = std::move(other);
-        cost = other_cost;
-      }
+      keep_if_cheaper(std::move(other));
     }
   }
   // The identity wins if it is still cheaper.

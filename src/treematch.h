@@ -55,6 +55,6 @@ bool prioritises_links(const Topology& tree, Index processes, const TreeContext&
 /// levels below it as one arity (tree.leaves_below(depth): processes are grouped straight into the
 /// subtrees of that size, minimising the traffic that leaves them), then the levels above, bottom-
 /// up. Inside a subtree the members are placed in order; the refinement arranges them.
-std::vector<Index> prioritised_arities(const Topology& tree, Index processes, int depth);
+std::vector<Index> prioritised_arities(const Topology& tree, int depth);
 
 }  // namespace treematch

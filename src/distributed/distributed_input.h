@@ -35,12 +35,11 @@ class DistributedMappingInput final : public MappingInput {
   static RowBlocks blocks_for(MPI_Comm comm, Index n);
 
   [[nodiscard]] Index size() const override { return n_; }
+  [[nodiscard]] Offset entries() const override { return total_entries_; }
   [[nodiscard]] std::unique_ptr<LevelMatrix> first_level() const override;
   [[nodiscard]] MappingCost cost(const Topology& topology, const Mapping& mapping) const override;
   [[nodiscard]] const CommGraph& whole() const override;
 
-  /// Entries stored over all ranks.
-  [[nodiscard]] Offset total_entries() const { return total_entries_; }
   /// Entries stored on this rank.
   [[nodiscard]] Offset local_entries() const { return rows_.offsets.back(); }
   [[nodiscard]] bool was_symmetrised() const { return symmetrised_; }

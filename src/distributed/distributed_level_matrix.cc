@@ -172,7 +172,8 @@ long long DistributedLevelMatrix::refine_partition(kernels::Groups& groups, int 
               GainQuery{o.u, o.a, o.b, first() + l});
       }
     }
-    const std::vector<GainQuery> asked = all_to_all(comm_, queries);
+    std::vector<int> asked_by;  // queries from each rank, to send the answers back
+    const std::vector<GainQuery> asked = all_to_all(comm_, queries, &asked_by);
     std::vector<double> answers(asked.size());
     tbb::parallel_for(std::size_t{0}, asked.size(), [&](std::size_t q) {
       const GainQuery& query = asked[q];
@@ -180,20 +181,12 @@ long long DistributedLevelMatrix::refine_partition(kernels::Groups& groups, int 
     });
     // Answers go back in the order asked: rank by rank, query by query.
     std::vector<std::vector<double>> replies(static_cast<std::size_t>(ranks_));
-    {
-      std::vector<int> sent(static_cast<std::size_t>(ranks_));
-      std::vector<int> counts(static_cast<std::size_t>(ranks_));
-      for (std::size_t r = 0; r < sent.size(); ++r)
-        sent[r] = mpi_count(queries[r].size(), "MPI_Alltoall");
-      check_mpi(MPI_Alltoall(sent.data(), 1, MPI_INT, counts.data(), 1, MPI_INT, comm_),
-                "MPI_Alltoall");
-      std::size_t q = 0;
-      for (std::size_t r = 0; r < replies.size(); ++r) {
-        const auto asked_here = static_cast<std::size_t>(counts[r]);
-        replies[r].assign(answers.begin() + static_cast<std::ptrdiff_t>(q),
-                          answers.begin() + static_cast<std::ptrdiff_t>(q + asked_here));
-        q += asked_here;
-      }
+    std::size_t q = 0;
+    for (std::size_t r = 0; r < replies.size(); ++r) {
+      const auto asked_here = static_cast<std::size_t>(asked_by[r]);
+      replies[r].assign(answers.begin() + static_cast<std::ptrdiff_t>(q),
+                        answers.begin() + static_cast<std::ptrdiff_t>(q + asked_here));
+      q += asked_here;
     }
     const std::vector<double> gains_back = all_to_all(comm_, replies);
     // 3. Each held row's best swap, with the answers in the order its options were asked.

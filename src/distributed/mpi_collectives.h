@@ -8,6 +8,7 @@
 #include <numeric>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "src/distributed/mpi_environment.h"
@@ -65,8 +66,10 @@ std::vector<T> all_gather(MPI_Comm comm, std::span<const T> mine) {
 }
 
 /// Sends outgoing[r] to rank r; returns what each rank sent here, concatenated in rank order.
+/// `received_counts`, when given, gets how many elements came from each rank.
 template <typename T>
-std::vector<T> all_to_all(MPI_Comm comm, const std::vector<std::vector<T>>& outgoing) {
+std::vector<T> all_to_all(MPI_Comm comm, const std::vector<std::vector<T>>& outgoing,
+                          std::vector<int>* received_counts = nullptr) {
   const std::size_t ranks = outgoing.size();
   std::vector<int> send_counts(ranks);
   std::vector<int> send_displs(ranks);
@@ -91,6 +94,7 @@ std::vector<T> all_to_all(MPI_Comm comm, const std::vector<std::vector<T>>& outg
                           received.data(), receive_counts.data(), receive_displs.data(), type.get(),
                           comm),
             "MPI_Alltoallv");
+  if (received_counts != nullptr) *received_counts = std::move(receive_counts);
   return received;
 }
 

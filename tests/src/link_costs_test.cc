@@ -89,8 +89,8 @@ TEST(LinkCosts, ChangeTheMappingWhereHopBytesAndWeightedCostDisagree) {
 
 TEST(LinkCosts, PrioritisedArityMergesTheLevelsBelow) {
   const Topology tree = tree_of({4, 2, 2, 8});
-  EXPECT_EQ(prioritised_arities(tree, 128, 1), (std::vector<Index>{32, 4}));
-  EXPECT_EQ(prioritised_arities(tree, 128, 2), (std::vector<Index>{16, 2, 4}));
+  EXPECT_EQ(prioritised_arities(tree, 1), (std::vector<Index>{32, 4}));
+  EXPECT_EQ(prioritised_arities(tree, 2), (std::vector<Index>{16, 2, 4}));
   const Topology costly = tree.with_link_costs({1, 2, 10, 100});
   EXPECT_FALSE(prioritises_links(tree, 128, TreeContext{}));
   EXPECT_TRUE(prioritises_links(costly, 128, TreeContext{}));
