@@ -1,6 +1,8 @@
 // The worked example of seed 001 (Fig. 9): its 8x8 communication matrix, shared by the tests.
 #pragma once
 
+#include <vector>
+
 #include "kernels/types.h"
 
 namespace treematch::testing {
@@ -11,6 +13,13 @@ inline constexpr double kSeedMatrix[8][8] = {
     {10, 1000, 0, 1000, 1, 1, 100, 1}, {1, 1, 1000, 0, 1, 1, 1, 100},
     {100, 1, 1, 1, 0, 1000, 10, 1},    {1, 100, 1, 1, 1000, 0, 1000, 1},
     {1, 1, 100, 1, 10, 1000, 0, 1000}, {1, 1, 1, 100, 1, 1, 1000, 0}};
+
+/// The seed matrix as dense rows.
+inline std::vector<std::vector<double>> seed_rows() {
+  std::vector<std::vector<double>> rows;
+  for (const auto& row : kSeedMatrix) rows.emplace_back(std::begin(row), std::end(row));
+  return rows;
+}
 
 /// The seed matrix as a CSR (it is symmetric).
 inline kernels::Csr seed_csr() {

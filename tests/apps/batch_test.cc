@@ -31,13 +31,6 @@ std::string taskgraph(const std::string& name) {
   return data_dir() + "/pacos/examples/taskgraph/" + name;
 }
 
-std::vector<Index> parse_perm(const std::string& text) {
-  std::vector<Index> leaves;
-  std::istringstream in(text);
-  for (Index leaf = 0; in >> leaf;) leaves.push_back(leaf);
-  return leaves;
-}
-
 std::size_t count_of(const std::string& text, const std::string& what) {
   std::size_t count = 0;
   for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))

@@ -24,14 +24,6 @@ std::string clover128() {
   return data_dir() + "/pacos/examples/taskgraph/CloverLeaf128.APHiD";
 }
 
-std::vector<Index> parse_perm(const std::string& text) {
-  std::vector<Index> leaves;
-  std::istringstream in(text);
-  Index leaf = 0;
-  while (in >> leaf) leaves.push_back(leaf);
-  return leaves;
-}
-
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;
   std::istringstream in(text);

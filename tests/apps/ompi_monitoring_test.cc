@@ -30,13 +30,6 @@ std::string sample_dir() {
   return data_dir() + "/ompi-monitoring-sample/stencil16";
 }
 
-std::vector<Index> parse_perm(const std::string& text) {
-  std::vector<Index> leaves;
-  std::istringstream in(text);
-  for (Index leaf = 0; in >> leaf;) leaves.push_back(leaf);
-  return leaves;
-}
-
 /// Files in `dir` whose name contains ".tmp" (a leftover temporary).
 std::vector<std::string> leftovers(const fs::path& dir) {
   std::vector<std::string> names;

@@ -21,14 +21,6 @@ std::string clover(const std::string& size) {
   return data_dir() + "/pacos/examples/taskgraph/CloverLeaf" + size + ".APHiD";
 }
 
-std::vector<Index> parse_perm(const std::string& text) {
-  std::vector<Index> leaves;
-  std::istringstream in(text);
-  Index leaf = 0;
-  while (in >> leaf) leaves.push_back(leaf);
-  return leaves;
-}
-
 /// The pairs-and-halves pattern of tests/src/link_costs_test.cc as a dense text matrix.
 void write_pairs_and_halves(const std::string& path) {
   std::ofstream out(path);

@@ -10,6 +10,10 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
+
+#include "kernels/types.h"
+#include "tests/test_support.h"
 
 namespace treematch::testing {
 
@@ -19,39 +23,11 @@ struct CommandResult {
   std::string err;
 };
 
-inline std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-/// A fresh directory under the system temp dir, removed with the object.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "tm-test-XXXXXX").string();
-    path_ = mkdtemp(pattern.data());
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  [[nodiscard]] const std::filesystem::path& path() const { return path_; }
-  [[nodiscard]] std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  std::filesystem::path path_;
-};
-
-/// Runs `TM_BINARY <arguments>` through the shell (arguments already quoted by the caller).
-inline CommandResult run_treematch(const std::string& arguments, const TempDir& scratch) {
-  const std::string out = scratch.file("stdout.txt");
-  const std::string err = scratch.file("stderr.txt");
-  const std::string command = std::string(TM_BINARY) + " " + arguments + " >" + out + " 2>" + err;
-  const int status = std::system(command.c_str());
+/// Runs a shell `command` with stdout and stderr sent to the files `out` and `err` (quoted here).
+inline CommandResult run_shell(const std::string& command, const std::string& out,
+                               const std::string& err) {
+  const std::string redirected = command + " >'" + out + "' 2>'" + err + "'";
+  const int status = std::system(redirected.c_str());
   CommandResult result;
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   result.out = read_text(out);
@@ -59,10 +35,18 @@ inline CommandResult run_treematch(const std::string& arguments, const TempDir& 
   return result;
 }
 
-/// The shared test data folder (../shared/data beside the repository).
-inline std::string data_dir() {
-  const char* root = std::getenv("TM_SOURCE_DIR");
-  return std::string(root ? root : TM_SOURCE_ROOT) + "/../shared/data";
+/// Runs `TM_BINARY <arguments>` through the shell (arguments already quoted by the caller).
+inline CommandResult run_treematch(const std::string& arguments, const TempDir& scratch) {
+  return run_shell(std::string(TM_BINARY) + " " + arguments, scratch.file("stdout.txt"),
+                   scratch.file("stderr.txt"));
+}
+
+/// The leaves of a `perm` output (one leaf per rank, whitespace separated).
+inline std::vector<kernels::Index> parse_perm(const std::string& text) {
+  std::vector<kernels::Index> leaves;
+  std::istringstream in(text);
+  for (kernels::Index leaf = 0; in >> leaf;) leaves.push_back(leaf);
+  return leaves;
 }
 
 inline std::string quote(const std::string& text) {

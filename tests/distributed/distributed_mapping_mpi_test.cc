@@ -15,16 +15,13 @@
 #include "io/matrix_hdf5.h"
 #include "src/distributed/distributed_input.h"
 #include "src/treematch.h"
+#include "tests/mpi_world.h"
 #include "tests/src/hierarchical_pattern.h"
 
 namespace treematch::distributed {
 namespace {
 
-int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
+using testing::world_rank;
 
 /// A directed n x n matrix with real (non-integer) volumes: row i sends to `degree` random
 /// ranks, and to its neighbours i +- 1 in a ring, so that rows differ in length.

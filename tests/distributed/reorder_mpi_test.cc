@@ -17,21 +17,13 @@
 #include "src/distributed/reorder.h"
 #include "src/distributed/treematch_reorder.h"
 #include "src/treematch.h"
+#include "tests/mpi_world.h"
 
 namespace treematch::distributed {
 namespace {
 
-int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
-
-int world_size() {
-  int size = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
+using testing::world_rank;
+using testing::world_size;
 
 /// The CPUs this process may run on (sched_getaffinity: independent of hwloc).
 std::vector<int> affinity() {

@@ -13,25 +13,17 @@
 
 #include "io/matrix_hdf5.h"
 #include "io/matrix_hdf5_parallel.h"
+#include "tests/mpi_world.h"
 
 namespace treematch::io {
 namespace {
 
+using testing::world_rank;
+using testing::world_size;
+
 namespace fs = std::filesystem;
 using kernels::Csr;
 using kernels::Index;
-
-int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
-
-int world_size() {
-  int size = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
 
 /// A directory made by rank 0, named on every rank, removed at the end.
 class SharedDir {

@@ -19,26 +19,22 @@
 #include "io/input_error.h"
 #include "io/matrix_hdf5.h"
 #include "io/matrix_reader.h"
+#include "tests/io/input_error_expectation.h"
+#include "tests/seed_example.h"
+#include "tests/test_support.h"
 
 namespace treematch::io {
 namespace {
+
+using testing::data_dir;
+using testing::expect_input_error;
 
 namespace fs = std::filesystem;
 
 using Dense = std::vector<std::vector<double>>;
 
 // The seed matrix: 8 processes, symmetric, row 3 column 3 is 0 like every diagonal entry.
-const Dense kSeed = {
-    {0, 1000, 10, 1, 100, 1, 1, 1},    {1000, 0, 1000, 1, 1, 100, 1, 1},
-    {10, 1000, 0, 1000, 1, 1, 100, 1}, {1, 1, 1000, 0, 1, 1, 1, 100},
-    {100, 1, 1, 1, 0, 1000, 10, 1},    {1, 100, 1, 1, 1000, 0, 1000, 1},
-    {1, 1, 100, 1, 10, 1000, 0, 1000}, {1, 1, 1, 100, 1, 1, 1000, 0},
-};
-
-std::string data_dir() {
-  const char* source = std::getenv("TM_SOURCE_DIR");
-  return std::string(source != nullptr ? source : ".") + "/../shared/data";
-}
+const Dense kSeed = testing::seed_rows();
 
 /// The stored CSR arrays of a graph, comparable with ==.
 struct CsrArrays {
@@ -90,20 +86,6 @@ std::string dense_text(const Dense& m, char separator) {
     text += '\n';
   }
   return text;
-}
-
-/// Runs `read` and checks it throws one InputError line naming `path` and containing `keyword`.
-void expect_input_error(const std::function<void()>& read, const std::string& path,
-                        const std::string& keyword) {
-  try {
-    read();
-    ADD_FAILURE() << "no InputError for " << path << " (expected '" << keyword << "')";
-  } catch (const InputError& e) {
-    const std::string message = e.what();
-    EXPECT_NE(message.find(path), std::string::npos) << message;
-    EXPECT_NE(message.find(keyword), std::string::npos) << message;
-    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
-  }
 }
 
 /// Owns an hid_t in the tests that craft HDF5 files by hand.

@@ -25,6 +25,7 @@
 #include "io/matrix_writers.h"
 #include "io/topology_reader.h"
 #include "tests/graph_arrays.h"
+#include "tests/seed_example.h"
 
 namespace treematch::io {
 namespace {
@@ -33,13 +34,8 @@ namespace fs = std::filesystem;
 
 using Dense = std::vector<std::vector<double>>;
 
-// The seed matrix: 8 processes, symmetric.
-const Dense kSeed = {
-    {0, 1000, 10, 1, 100, 1, 1, 1},    {1000, 0, 1000, 1, 1, 100, 1, 1},
-    {10, 1000, 0, 1000, 1, 1, 100, 1}, {1, 1, 1000, 0, 1, 1, 1, 100},
-    {100, 1, 1, 1, 0, 1000, 10, 1},    {1, 100, 1, 1, 1000, 0, 1000, 1},
-    {1, 1, 100, 1, 10, 1000, 0, 1000}, {1, 1, 1, 100, 1, 1, 1000, 0},
-};
+// The seed matrix: 8 processes, symmetric, row 3 column 3 is 0 like every diagonal entry.
+const Dense kSeed = testing::seed_rows();
 
 using testing::arrays;
 using testing::GraphArrays;

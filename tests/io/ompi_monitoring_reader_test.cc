@@ -20,16 +20,19 @@
 #include "io/matrix_reader.h"
 #include "io/matrix_stream.h"
 #include "io/ompi_monitoring_reader.h"
+#include "tests/io/input_error_expectation.h"
+#include "tests/test_support.h"
 
 namespace treematch::io {
 namespace {
 
+using testing::expect_input_error;
+using testing::TempDir;
+
 namespace fs = std::filesystem;
 
 std::string sample_dir() {
-  const char* source = std::getenv("TM_SOURCE_DIR");
-  return std::string(source != nullptr ? source : ".") +
-         "/../shared/data/ompi-monitoring-sample/stencil16";
+  return testing::data_dir() + "/ompi-monitoring-sample/stencil16";
 }
 
 /// Entry (i, j) of a directed CSR, 0 when absent.
@@ -40,26 +43,6 @@ double at(const kernels::Csr& m, Index i, Index j) {
   }
   return 0.0;
 }
-
-/// A fresh directory under the system temp dir, removed with the object.
-class ScratchDir {
- public:
-  ScratchDir() {
-    std::string pattern = (fs::temp_directory_path() / "tm-ompi-XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~ScratchDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  [[nodiscard]] std::string file(const std::string& name) const { return (path_ / name).string(); }
-  [[nodiscard]] std::string path() const { return path_.string(); }
-
- private:
-  fs::path path_;
-};
 
 void write_text(const std::string& path, const std::string& text) {
   std::ofstream(path) << text;
@@ -162,23 +145,10 @@ std::map<int, std::string> recorded_run() {
   return files;
 }
 
-void write_run(const ScratchDir& dir, const std::map<int, std::string>& files,
+void write_run(const TempDir& dir, const std::map<int, std::string>& files,
                const std::string& prefix = "prof") {
   for (const auto& [rank, text] : files) {
     write_text(dir.file(prefix + "." + std::to_string(rank) + ".prof"), text);
-  }
-}
-
-void expect_input_error(const std::function<void()>& read, const std::string& path,
-                        const std::string& keyword) {
-  try {
-    read();
-    ADD_FAILURE() << "no InputError for " << path << " (expected '" << keyword << "')";
-  } catch (const InputError& e) {
-    const std::string message = e.what();
-    EXPECT_NE(message.find(path), std::string::npos) << message;
-    EXPECT_NE(message.find(keyword), std::string::npos) << message;
-    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
   }
 }
 
@@ -259,9 +229,9 @@ TEST(OmpiMonitoringReader, CollectiveLinesAreNotAdded) {
 }
 
 TEST(OmpiMonitoringReader, TotalIsTheEntrywiseSumOfTheClasses) {
-  ScratchDir dir;
+  TempDir dir;
   write_run(dir, recorded_run());
-  for (const std::string& source : {sample_dir(), dir.path()}) {
+  for (const std::string& source : {sample_dir(), dir.path().string()}) {
     const OmpiMonitoringPattern p = read_ompi_monitoring(source);
     for (Index i = 0; i < p.ranks; ++i) {
       for (Index j = 0; j < p.ranks; ++j) {
@@ -291,7 +261,7 @@ TEST(OmpiMonitoringReader, AcceptsADirectoryAPrefixOrOneRankFile) {
 TEST(OmpiMonitoringReader, OneSidedKeepsSAtTheOriginAndRTransposed) {
   // Rank r puts 40 B into r + 1 (its S line) and gets 80 B from r - 1: the R line "R r r-1" is
   // data that flowed from r - 1 to r, and the Get's request is a 0-byte S message r -> r - 1.
-  ScratchDir dir;
+  TempDir dir;
   write_run(dir, recorded_run());
   const OmpiMonitoringPattern p = read_ompi_monitoring(dir.path());
   ASSERT_EQ(p.ranks, 4);
@@ -308,7 +278,7 @@ TEST(OmpiMonitoringReader, OneSidedKeepsSAtTheOriginAndRTransposed) {
 }
 
 TEST(OmpiMonitoringReader, ZeroByteMessagesCountInMsgOnly) {
-  ScratchDir dir;
+  TempDir dir;
   write_run(dir, recorded_run());
   const OmpiMonitoringPattern p = read_ompi_monitoring(dir.path());
   // "I 0 3 0 bytes 6 msgs sent" (a barrier's messages).
@@ -318,7 +288,7 @@ TEST(OmpiMonitoringReader, ZeroByteMessagesCountInMsgOnly) {
 }
 
 TEST(OmpiMonitoringReader, SelfTrafficIsDropped) {
-  ScratchDir dir;
+  TempDir dir;
   std::map<int, std::string> files = recorded_run();
   files[2] += "# POINT TO POINT\nE\t2\t2\t999 bytes\t3 msgs sent\n";
   write_run(dir, files);
@@ -359,7 +329,7 @@ std::int64_t integer_attribute(const std::string& path, const char* object, cons
 }
 
 TEST(OmpiMonitoringHdf5, WritesTheTotalAndEveryClass) {
-  ScratchDir dir;
+  TempDir dir;
   write_run(dir, recorded_run());
   const OmpiMonitoringPattern p = read_ompi_monitoring(dir.path());
   const std::string out = dir.file("pattern.h5");
@@ -387,7 +357,7 @@ TEST(OmpiMonitoringHdf5, WritesTheTotalAndEveryClass) {
 }
 
 TEST(OmpiMonitoringHdf5, AClassWithoutTrafficIsAnEmptyMatrix) {
-  ScratchDir dir;
+  TempDir dir;
   const std::string out = dir.file("pattern.h5");
   write_ompi_monitoring_hdf5(out, read_ompi_monitoring(sample_dir()));
   const kernels::Csr onesided = read_hdf5_matrix_rows(out, "/onesided/size");
@@ -401,7 +371,7 @@ TEST(OmpiMonitoringHdf5, AClassWithoutTrafficIsAnEmptyMatrix) {
 // ---------------------------------------------------------
 
 TEST(MatrixReaderHdf5Object, AGroupGivesBothMetricsAMatrixOnlyTheSize) {
-  ScratchDir dir;
+  TempDir dir;
   write_run(dir, recorded_run());
   const OmpiMonitoringPattern p = read_ompi_monitoring(dir.path());
   const std::string out = dir.file("pattern.h5");
@@ -449,7 +419,7 @@ TEST(MatrixReaderHdf5Object, AGroupGivesBothMetricsAMatrixOnlyTheSize) {
 // ------------------------------------------------------------------------------------------
 
 TEST(OmpiMonitoringErrors, AnEmptyDirectoryOrAMissingPrefix) {
-  ScratchDir dir;
+  TempDir dir;
   write_text(dir.file("notes.txt"), "not a rank file\n");
   expect_input_error([&] { read_ompi_monitoring(dir.path()); }, dir.path(),
                      "no Open MPI monitoring file");
@@ -460,7 +430,7 @@ TEST(OmpiMonitoringErrors, AnEmptyDirectoryOrAMissingPrefix) {
 }
 
 TEST(OmpiMonitoringErrors, AMissingRankFileIsNamed) {
-  ScratchDir dir;
+  TempDir dir;
   std::map<int, std::string> files = recorded_run();
   files.erase(2);
   write_run(dir, files);
@@ -469,7 +439,7 @@ TEST(OmpiMonitoringErrors, AMissingRankFileIsNamed) {
 }
 
 TEST(OmpiMonitoringErrors, LostLastRanksShowAsARankOutOfRange) {
-  ScratchDir dir;
+  TempDir dir;
   std::map<int, std::string> files = recorded_run();
   files.erase(3);  // rank 2 still sends to 3
   write_run(dir, files);
@@ -478,7 +448,7 @@ TEST(OmpiMonitoringErrors, LostLastRanksShowAsARankOutOfRange) {
 }
 
 TEST(OmpiMonitoringErrors, SeveralRunsInOneDirectory) {
-  ScratchDir dir;
+  TempDir dir;
   write_run(dir, recorded_run(), "prof");
   write_run(dir, recorded_run(), "other");
   expect_input_error([&] { read_ompi_monitoring(dir.path()); }, dir.path(),
@@ -499,7 +469,7 @@ void PrintTo(const BadLine& bad, std::ostream* out) {
 class OmpiMonitoringBadFile : public ::testing::TestWithParam<BadLine> {};
 
 TEST_P(OmpiMonitoringBadFile, IsAnInputErrorNamingTheFileAndLine) {
-  ScratchDir dir;
+  TempDir dir;
   std::map<int, std::string> files = recorded_run();
   files[1] = GetParam().rank1;
   write_run(dir, files);

@@ -18,16 +18,14 @@
 #include "io/synthetic_parser.h"
 #include "io/tleaf_parser.h"
 #include "io/topology_reader.h"
+#include "tests/test_support.h"
 
 namespace treematch::io {
 namespace {
 
-namespace fs = std::filesystem;
+using testing::data_dir;
 
-std::string data_dir() {
-  const char* source = std::getenv("TM_SOURCE_DIR");
-  return std::string(source != nullptr ? source : ".") + "/../shared/data";
-}
+namespace fs = std::filesystem;
 
 std::string error_of(const std::function<void()>& action) {
   try {

@@ -3,8 +3,6 @@
 // then mapped by `treematch map`.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -33,17 +31,12 @@ CommandResult run_mpi(const std::string& exports, const std::string& program,
   const std::string out = scratch.file("mpi-stdout.txt");
   const std::string err = scratch.file("mpi-stderr.txt");
   // verify_asan_link_order=0: in sanitized builds a preloaded library precedes the ASan runtime.
-  const std::string command =
-      "cd " + quote(cwd) + " && " + TM_MPIEXEC + " -n " + std::to_string(kRanks) +
-      " --oversubscribe --allow-run-as-root -x "
-      "ASAN_OPTIONS=verify_asan_link_order=0 " +
-      exports + " " + quote(program) + " " + arguments + " >" + quote(out) + " 2>" + quote(err);
-  const int status = std::system(command.c_str());
-  CommandResult result;
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  result.out = read_text(out);
-  result.err = read_text(err);
-  return result;
+  const std::string command = "cd " + quote(cwd) + " && " + TM_MPIEXEC + " -n " +
+                              std::to_string(kRanks) +
+                              " --oversubscribe --allow-run-as-root -x "
+                              "ASAN_OPTIONS=verify_asan_link_order=0 " +
+                              exports + " " + quote(program) + " " + arguments;
+  return run_shell(command, out, err);
 }
 
 /// The matrix `object` of an HDF5 file as a dense kRanks x kRanks array (diagonal dropped).

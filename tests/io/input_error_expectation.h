@@ -1,0 +1,27 @@
+// Checks the project's promise for bad input: one InputError line that names the file.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+
+#include "io/input_error.h"
+
+namespace treematch::testing {
+
+/// Runs `read` and checks it throws one InputError line naming `path` and containing `keyword`.
+inline void expect_input_error(const std::function<void()>& read, const std::string& path,
+                               const std::string& keyword) {
+  try {
+    read();
+    ADD_FAILURE() << "no InputError for " << path << " (expected '" << keyword << "')";
+  } catch (const io::InputError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find(path), std::string::npos) << message;
+    EXPECT_NE(message.find(keyword), std::string::npos) << message;
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+  }
+}
+
+}  // namespace treematch::testing

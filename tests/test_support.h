@@ -1,0 +1,51 @@
+// What many tests need: a scratch directory, a file's text and the shared data folder.
+#pragma once
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace treematch::testing {
+
+inline std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+/// A fresh directory under the system temp dir, removed with the object.
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "tm-test-XXXXXX").string();
+    path_ = mkdtemp(pattern.data());
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  [[nodiscard]] const std::filesystem::path& path() const { return path_; }
+  [[nodiscard]] std::string file(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+/// The shared test data folder (../shared/data beside the repository). CTest sets TM_SOURCE_DIR.
+inline std::string data_dir() {
+  const char* root = std::getenv("TM_SOURCE_DIR");
+#ifdef TM_SOURCE_ROOT
+  return std::string(root ? root : TM_SOURCE_ROOT) + "/../shared/data";
+#else
+  return std::string(root ? root : ".") + "/../shared/data";
+#endif
+}
+
+}  // namespace treematch::testing
