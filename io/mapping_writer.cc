@@ -48,7 +48,8 @@ class Machines {
   /// stride; a synthetic cluster tree numbers all PUs globally (machine m from its smallest up).
   [[nodiscard]] Index local_os_index(Index leaf) const {
     const Index machine = machine_of(leaf);
-    if (topology_.machine_os_stride() > 0) return topology_.os_index(leaf) - machine * topology_.machine_os_stride();
+    if (topology_.machine_os_stride() > 0)
+      return topology_.os_index(leaf) - machine * topology_.machine_os_stride();
     return topology_.os_index(leaf) - first_os_[static_cast<std::size_t>(machine)];
   }
   [[nodiscard]] std::string host(Index machine) const {

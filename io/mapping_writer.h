@@ -48,12 +48,11 @@ struct OutputOptions {
 /// written for a machine is the machine's own: the leaf's OS index minus m x
 /// topology.machine_os_stride() when the tree records it (the allocation of an MPI job), else minus
 /// the smallest OS index of that machine (a synthetic cluster numbers all PUs globally, each
-/// node's hwloc from 0); a single-machine tree keeps its OS indexes as they are. perm and json keep the
-/// tree's OS indexes.
-/// Throws InputError("--hosts", "3 host names for 4 machines") when hosts are given but fewer than
-/// the machines of the topology (rankfile, slurm and hydra only); InputError("mapping", ...) when a
-/// rank's leaf is outside the topology; std::invalid_argument if `report` is neither an object
-/// nor null.
+/// node's hwloc from 0); a single-machine tree keeps its OS indexes as they are. perm and json keep
+/// the tree's OS indexes. Throws InputError("--hosts", "3 host names for 4 machines") when hosts
+/// are given but fewer than the machines of the topology (rankfile, slurm and hydra only);
+/// InputError("mapping", ...) when a rank's leaf is outside the topology; std::invalid_argument if
+/// `report` is neither an object nor null.
 std::string render_mapping(const Mapping& mapping, const Topology& topology,
                            const OutputOptions& options, const nlohmann::json& report);
 

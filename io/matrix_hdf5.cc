@@ -235,9 +235,8 @@ void read_1d(const Site& site, hid_t dataset, hid_t memory_type, hsize_t first, 
       "H5Sselect_hyperslab", object);
   const Handle memory_space =
       site.own(H5Screate_simple(1, &count, nullptr), H5Sclose, "H5Screate_simple");
-  site.check(
-      H5Dread(dataset, memory_type, memory_space.get(), file_space.get(), transfer, buffer),
-      "H5Dread", object);
+  site.check(H5Dread(dataset, memory_type, memory_space.get(), file_space.get(), transfer, buffer),
+             "H5Dread", object);
 }
 
 /// This rank's share of a collective read when it has nothing (left) to read: every rank must
@@ -250,9 +249,9 @@ void read_nothing(const Site& site, hid_t dataset, hid_t transfer, const std::st
       site.own(H5Screate_simple(1, &one, nullptr), H5Sclose, "H5Screate_simple");
   site.check(H5Sselect_none(memory_space.get()), "H5Sselect_none", object);
   double unused = 0.0;
-  site.check(H5Dread(dataset, H5T_NATIVE_DOUBLE, memory_space.get(), file_space.get(), transfer,
-                     &unused),
-             "H5Dread", object);
+  site.check(
+      H5Dread(dataset, H5T_NATIVE_DOUBLE, memory_space.get(), file_space.get(), transfer, &unused),
+      "H5Dread", object);
 }
 
 /// Sorts the entries of the last row (from `start`) by column and sums duplicates, if needed.
@@ -414,8 +413,8 @@ struct Hdf5MatrixReader::Impl {
   std::vector<std::int64_t> indptr;
   std::vector<double> values;         ///< read buffer
   std::vector<std::int64_t> columns;  ///< read buffer
-  Handle file_access;  ///< MPI-IO file access (parallel reader), else invalid
-  Handle transfer;     ///< collective transfers (parallel reader), else invalid
+  Handle file_access;                 ///< MPI-IO file access (parallel reader), else invalid
+  Handle transfer;                    ///< collective transfers (parallel reader), else invalid
   MPI_Comm comm = MPI_COMM_NULL;
 
   [[nodiscard]] hid_t transfer_plist() const {
@@ -711,22 +710,22 @@ Hdf5MatrixReader::Hdf5MatrixReader(const std::string& path, const std::string& o
   Impl& impl = *impl_;
   impl.comm = comm;
   impl.file_access = impl.site.own(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "H5Pcreate");
-  impl.site.check(H5Pset_fapl_mpio(impl.file_access.get(), comm, MPI_INFO_NULL), "H5Pset_fapl_mpio");
+  impl.site.check(H5Pset_fapl_mpio(impl.file_access.get(), comm, MPI_INFO_NULL),
+                  "H5Pset_fapl_mpio");
   impl.transfer = impl.site.own(H5Pcreate(H5P_DATASET_XFER), H5Pclose, "H5Pcreate");
   impl.site.check(H5Pset_dxpl_mpio(impl.transfer.get(), H5FD_MPIO_COLLECTIVE), "H5Pset_dxpl_mpio");
   impl.open();
 }
 
-void Hdf5MatrixReader::read_rows_collective(Index first_row, Index row_count,
-                                            kernels::Csr& rows) {
+void Hdf5MatrixReader::read_rows_collective(Index first_row, Index row_count, kernels::Csr& rows) {
   Impl& impl = *impl_;
   if (impl.comm == MPI_COMM_NULL) {
     throw std::logic_error("Hdf5MatrixReader::read_rows_collective: opened without a communicator");
   }
   if (first_row < 0 || row_count < 0 || static_cast<std::int64_t>(first_row) + row_count > impl.n) {
-    throw std::out_of_range(fmt::format(
-        "Hdf5MatrixReader::read_rows_collective: rows [{}, {}+{}) outside [0, {})", first_row,
-        first_row, row_count, impl.n));
+    throw std::out_of_range(
+        fmt::format("Hdf5MatrixReader::read_rows_collective: rows [{}, {}+{}) outside [0, {})",
+                    first_row, first_row, row_count, impl.n));
   }
   const QuietErrors quiet;
   const std::int64_t mine =

@@ -1,8 +1,8 @@
 // Reads and writes communication matrices in HDF5 (dense 2-D dataset or scipy CSR group).
 #pragma once
 
-#include <cstdint>
 #include <mpi.h>
+#include <cstdint>
 
 #include <memory>
 #include <span>
@@ -63,8 +63,7 @@ class Hdf5MatrixReader {
   /// Collective over the communicator given at construction: every rank appends its own rows
   /// [first_row, first_row + row_count) (ranges may differ, or be empty) with collective MPI-IO
   /// transfers, every rank making the same number of H5Dread calls. Same checks as read_rows.
-  void read_rows_collective(kernels::Index first_row, kernels::Index row_count,
-                            kernels::Csr& rows);
+  void read_rows_collective(kernels::Index first_row, kernels::Index row_count, kernels::Csr& rows);
 
   /// Where a block starting at `first_row` should end: dense, a whole number of the dataset's
   /// chunks of rows (about 32 MiB of values); CSR, up to ~4M entries (at least one row).

@@ -331,8 +331,8 @@ AllocationTopology build_allocation_topology(const std::vector<NodeDescription>&
 
   AllocationTopology allocation;
   try {
-    allocation.topology =
-        Topology(std::move(levels), std::move(os), machine_level).with_machine_os_stride(static_cast<Index>(stride));
+    allocation.topology = Topology(std::move(levels), std::move(os), machine_level)
+                              .with_machine_os_stride(static_cast<Index>(stride));
   } catch (const std::invalid_argument& error) {
     throw io::InputError("--network", error.what());
   }
