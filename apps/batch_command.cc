@@ -12,7 +12,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <limits>
 #include <set>
 #include <stdexcept>
 #include <utility>
@@ -21,12 +20,10 @@
 #include <nlohmann/json.hpp>
 
 #include "io/atomic_file.h"
-#include "io/cores_list.h"
 #include "io/hdf5_container.h"
 #include "io/input_error.h"
 #include "io/matrix_hdf5.h"
 #include "io/matrix_reader.h"
-#include "io/topology_reader.h"
 #include "src/distributed/batch_scheduler.h"
 
 namespace treematch::apps {
@@ -310,66 +307,6 @@ const char* extension_of(io::OutputFormat format) {
   return "out";
 }
 
-/// The topology and usable leaves of the options (what load_inputs does besides the matrix).
-struct Placement {
-  Topology topology;
-  std::vector<Index> allowed_leaves;
-};
-
-Placement load_placement(const InputOptions& options) {
-  Placement placement;
-  placement.topology = io::read_topology(options.topology);
-  if (options.node_size > 0) {
-    try {
-      placement.topology = placement.topology.with_machine_size(options.node_size);
-    } catch (const std::invalid_argument& e) {
-      throw io::InputError("--node-size", e.what());
-    }
-  }
-  placement.topology = apply_link_costs(placement.topology, options.link_costs);
-  if (!options.cores.empty()) {
-    const bool physical = io::parse_numbering(options.numbering) == io::Numbering::kPhysical;
-    for (Index id :
-         io::parse_cores_list(options.cores, physical ? std::numeric_limits<Index>::max()
-                                                      : placement.topology.leaf_count())) {
-      const Index leaf = physical ? placement.topology.leaf_of_os_index(id) : id;
-      if (leaf < 0) {
-        throw io::InputError(options.cores, "--cores names OS index " + std::to_string(id) +
-                                                " but the topology has no leaf with that index");
-      }
-      placement.allowed_leaves.push_back(leaf);
-    }
-    std::sort(placement.allowed_leaves.begin(), placement.allowed_leaves.end());
-  }
-  return placement;
-}
-
-/// Inputs for one object of an HDF5 file, "file.h5:/object" read as `map --matrix` reads it (a
-/// matrix: size only; a group holding size and msg: --metric picks).
-Inputs load_object_inputs(const InputOptions& options, const Pattern& pattern) {
-  const std::string source = pattern.source();
-  Inputs inputs;
-  inputs.numbering = io::parse_numbering(options.numbering);
-  auto start = Clock::now();
-  inputs.graph = io::read_matrix(source, io::parse_metric(options.metric));
-  inputs.read_seconds = seconds_since(start);
-  start = Clock::now();
-  Placement placement = load_placement(options);
-  inputs.topology = std::move(placement.topology);
-  inputs.allowed_leaves = std::move(placement.allowed_leaves);
-  inputs.topology_seconds = seconds_since(start);
-  const Index leaves = inputs.allowed_leaves.empty()
-                           ? inputs.topology.leaf_count()
-                           : static_cast<Index>(inputs.allowed_leaves.size());
-  const auto slots = static_cast<long long>(leaves) * options.oversubscribe;
-  if (inputs.graph.size() > slots) {
-    throw io::InputError(source, std::to_string(inputs.graph.size()) +
-                                     " processes but the topology offers " + std::to_string(slots) +
-                                     " slots; use --oversubscribe N to allow N processes per leaf");
-  }
-  return inputs;
-}
-
 /// The summary columns holding costs: JSON/CSV prefix and the CostRow name.
 constexpr std::array<std::pair<const char*, const char*>, 4> kCostColumns = {{
     {"treematch", "treematch"},
@@ -389,10 +326,10 @@ std::vector<std::string> summary_columns() {
   return columns;
 }
 
-/// Maps one pattern; never throws for a bad pattern. The summary record, plus "output": the text
-/// of the mapping file when ok.
-json map_pattern(const BatchOptions& options, const io::OutputOptions& output,
-                 const Pattern& pattern) {
+/// Maps one pattern onto the run's placement; never throws for a bad pattern, calls no MPI. The
+/// summary record, plus "output": the text of the mapping file when ok.
+json map_pattern(const BatchOptions& options, const Placement& placement,
+                 const io::OutputOptions& output, const Pattern& pattern) {
   const auto start = Clock::now();
   json row;
   for (const std::string& column : summary_columns()) row[column] = nullptr;
@@ -402,9 +339,9 @@ json map_pattern(const BatchOptions& options, const io::OutputOptions& output,
   try {
     if (!pattern.error.empty()) throw std::runtime_error(pattern.error);
     MapOptions map = options.map;
-    map.input.matrix = pattern.source();
-    const Inputs inputs =
-        pattern.object.empty() ? load_inputs(map.input) : load_object_inputs(map.input, pattern);
+    map.input.matrix = pattern.source();  // a file, or file.h5:/object: read as `map -m` reads it
+    map.input.comm = MPI_COMM_NULL;       // this rank alone
+    const Inputs inputs = load_inputs(map.input, placement);
     row["p"] = inputs.graph.size();
     row["nnz"] = inputs.graph.nnz();
     const Context ctx = map_context(map, inputs);
@@ -431,10 +368,13 @@ json map_pattern(const BatchOptions& options, const io::OutputOptions& output,
 // ---------------------------------------------------------------------------------------------
 // Summary and resume.
 
-/// What makes two runs' results interchangeable: everything but the inputs and --threads.
-json settings_of(const BatchOptions& options) {
+/// What makes two runs' results interchangeable: everything but the inputs and --threads, and
+/// for --topology allocation the nodes it found (another allocation names other hosts).
+json settings_of(const BatchOptions& options, const Placement& placement) {
   const MapOptions& m = options.map;
   return json{{"topology", m.input.topology},
+              {"network", m.input.network},
+              {"link_costs", m.input.link_costs},
               {"metric", m.input.metric},
               {"numbering", m.input.numbering},
               {"cores", m.input.cores},
@@ -442,6 +382,7 @@ json settings_of(const BatchOptions& options) {
               {"node_size", m.input.node_size},
               {"format", m.format},
               {"hosts", m.hosts},
+              {"allocation_hosts", placement.hosts},
               {"seed", m.seed}};
 }
 
@@ -479,7 +420,8 @@ std::string summary_csv(const std::vector<json>& rows) {
 
 /// The rows of DIR/summary.json that --resume may keep, by name; throws InputError when the file
 /// exists but cannot be used.
-std::vector<json> resumable_rows(const BatchOptions& options, const fs::path& summary) {
+std::vector<json> resumable_rows(const BatchOptions& options, const Placement& placement,
+                                 const fs::path& summary) {
   std::error_code ec;
   if (!fs::exists(summary, ec)) return {};
   std::ifstream in(summary);
@@ -494,7 +436,7 @@ std::vector<json> resumable_rows(const BatchOptions& options, const fs::path& su
     throw io::InputError(summary.string(),
                          "not a treematch batch summary; remove it or drop --resume");
   }
-  const json now = settings_of(options);
+  const json now = settings_of(options, placement);
   for (const auto& [key, value] : now.items()) {
     if (old["settings"].value(key, json()) != value) {
       throw io::InputError(
@@ -516,16 +458,9 @@ struct Plan {
   std::vector<json> rows;         ///< per pattern: the kept summary row (--resume), or null
 };
 
-Plan make_plan(const BatchOptions& options) {
-  if (options.map.input.topology == "allocation") {
-    // load_inputs gathers the allocation collectively, but a pattern is loaded by one rank alone.
-    throw io::InputError("--topology",
-                         "'allocation' (the nodes of this job) does not work with batch, which "
-                         "maps for other jobs: give a tleaf, hwloc synthetic string or XML");
-  }
+Plan make_plan(const BatchOptions& options, const Placement& placement) {
   map_output_options(options.map);  // validates --format, --numbering
   io::parse_metric(options.map.input.metric);
-  load_placement(options.map.input);  // --topology, --node-size, --cores: wrong for all or none
   if (options.inputs.empty()) throw io::InputError("batch", "no input to map");
   std::error_code ec;
   fs::create_directories(options.out, ec);
@@ -543,7 +478,8 @@ Plan make_plan(const BatchOptions& options) {
   if (!options.resume) return plan;
 
   const std::string extension = extension_of(io::parse_output_format(options.map.format));
-  const std::vector<json> old = resumable_rows(options, fs::path(options.out) / "summary.json");
+  const std::vector<json> old =
+      resumable_rows(options, placement, fs::path(options.out) / "summary.json");
   for (std::size_t i = 0; i < plan.patterns.size(); ++i) {
     const Pattern& p = plan.patterns[i];
     const auto found = std::find_if(old.begin(), old.end(), [&](const json& row) {
@@ -559,7 +495,8 @@ Plan make_plan(const BatchOptions& options) {
 
 /// Runs make_plan on rank 0 and gives every rank the patterns to map (indexes into the plan), or
 /// the same exception.
-Plan share_plan(const BatchOptions& options, MPI_Comm comm, std::vector<std::size_t>& todo) {
+Plan share_plan(const BatchOptions& options, const Placement& placement, MPI_Comm comm,
+                std::vector<std::size_t>& todo) {
   const bool root = distributed::rank_of(comm) == 0;
   Plan plan;
   std::string message;
@@ -567,7 +504,7 @@ Plan share_plan(const BatchOptions& options, MPI_Comm comm, std::vector<std::siz
   if (root) {
     json shared;
     try {
-      plan = make_plan(options);
+      plan = make_plan(options, placement);
       shared["patterns"] = json::array();
       for (std::size_t i = 0; i < plan.patterns.size(); ++i) {
         if (!plan.rows[i].is_null()) continue;
@@ -614,12 +551,11 @@ CLI::App* add_batch_command(CLI::App& app, BatchOptions& options) {
       "batch", "map many matrices onto one topology (spread over the ranks under mpirun)");
   add_input_options(*batch, options.map.input);
   batch->remove_option(batch->get_option("--matrix"));
-  if (CLI::Option* network = batch->get_option_no_throw("--network")) {
-    batch->remove_option(network);  // only with --topology allocation, which batch refuses
-  }
   batch->get_option("--topology")
       ->required()
-      ->description("hwloc XML, tleaf file or string, or hwloc synthetic string");
+      ->description(
+          "hwloc XML, tleaf file or string, hwloc synthetic string, or 'allocation' (the nodes of "
+          "this job, gathered once under mpirun; without mpirun, this machine)");
   batch
       ->add_option("inputs", options.inputs,
                    "matrix files, directories (recursively), @list files (one path per line, "
@@ -640,14 +576,18 @@ CLI::App* add_batch_command(CLI::App& app, BatchOptions& options) {
 
 int run_batch(const BatchOptions& options, MPI_Comm comm) {
   const bool root = distributed::rank_of(comm) == 0;
+  // Every rank at once, before any pattern is handed out: 'allocation' is gathered collectively,
+  // and the tasks (on the root, a helper thread) must not call MPI.
+  const Placement placement = load_placement(options.map.input, comm);
   std::vector<std::size_t> todo;
-  Plan plan = share_plan(options, comm, todo);
+  Plan plan = share_plan(options, placement, comm, todo);
   if (comm != MPI_COMM_NULL) {
     // HDF5 registers itself with MPI when it starts: do it here, on the main thread, before a
     // task (on the root's helper thread) may open a file.
     io::start_hdf5();
   }
-  const io::OutputOptions output = map_output_options(options.map);
+  io::OutputOptions output = map_output_options(options.map);
+  if (output.hosts.empty()) output.hosts = placement.hosts;  // 'allocation' names its nodes
   const std::string extension = extension_of(output.format);
 
   const std::size_t total = plan.patterns.size();
@@ -665,7 +605,7 @@ int run_batch(const BatchOptions& options, MPI_Comm comm) {
   std::vector<std::uint64_t> sizes;
   for (const std::size_t i : todo) sizes.push_back(plan.patterns[i].bytes);
   const auto task = [&](std::size_t t) {
-    return map_pattern(options, output, plan.patterns[todo[t]]).dump();
+    return map_pattern(options, placement, output, plan.patterns[todo[t]]).dump();
   };
   const auto on_result = [&](std::size_t t, std::string text) {
     const std::size_t i = todo[t];
@@ -693,7 +633,7 @@ int run_batch(const BatchOptions& options, MPI_Comm comm) {
 
   int code = 0;
   if (root) {
-    json summary{{"settings", settings_of(options)}, {"patterns", plan.rows}};
+    json summary{{"settings", settings_of(options, placement)}, {"patterns", plan.rows}};
     io::write_file_atomically((fs::path(options.out) / "summary.json").string(),
                               summary.dump(2) + "\n");
     io::write_file_atomically((fs::path(options.out) / "summary.csv").string(),

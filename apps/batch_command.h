@@ -37,10 +37,16 @@ CLI::App* add_batch_command(CLI::App& app, BatchOptions& options);
 /// writes files and prints progress. The outputs and the summary (timings aside) do not depend on
 /// the number of ranks.
 ///
+/// The placement (--topology, --network, --cores, ...) is loaded once, on every rank, before any
+/// pattern is handed out: with --topology allocation the job's nodes are gathered collectively over
+/// `comm` (MPI_COMM_NULL: this machine, or MPI_COMM_WORLD if MPI is initialised), and the outputs
+/// name their hosts unless --hosts is given. Mapping a pattern then reads only its matrix.
+///
 /// A pattern that fails is recorded with a one-line error; the others complete. Returns, on every
 /// rank, 0 when every pattern is ok and 1 otherwise. Throws io::InputError (on every rank, same
-/// message) for what makes the whole batch impossible: a bad option value or --topology, --cores,
-/// no input, an --out that cannot be created, a --resume summary made with other settings.
+/// message) for what makes the whole batch impossible: a bad option value or --topology, --network
+/// (given with another topology than allocation), --cores, no input, an --out that cannot be
+/// created, a --resume summary made with other settings.
 int run_batch(const BatchOptions& options, MPI_Comm comm);
 
 }  // namespace treematch::apps

@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "apps/placement.h"
 #include "io/mapping_writer.h"
 #include "io/matrix_reader.h"
 #include "src/comm_graph.h"
@@ -62,13 +63,13 @@ struct Inputs {
   }
 };
 
-/// Reads the matrix and the topology; throws io::InputError for anything wrong, including
-/// processes that do not fit the usable leaves.
+/// Reads the matrix and the placement (load_placement over options.comm); throws io::InputError
+/// for anything wrong, including processes that do not fit the usable leaves.
 Inputs load_inputs(const InputOptions& options);
 
-/// `topology` with the link costs of --link-costs ("1:10:100", one per level, the leaves' links
-/// first); unchanged when `spec` is empty. Throws io::InputError naming --link-costs for a bad
-/// number or a count that does not match the levels.
-Topology apply_link_costs(const Topology& topology, const std::string& spec);
+/// Reads options.matrix onto a placement loaded before (a batch loads one for every pattern):
+/// with options.comm MPI_COMM_NULL this process reads alone and calls no MPI. Throws
+/// io::InputError naming the matrix, as load_inputs does.
+Inputs load_inputs(const InputOptions& options, const Placement& placement);
 
 }  // namespace treematch::apps

@@ -4,6 +4,8 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include <tbb/global_control.h>
 
@@ -41,7 +43,16 @@ int main(int argc, char** argv) {
   CLI::App* convert = add_convert_command(app, convert_options);
   CLI::App* generate = add_generate_command(app, generate_options);
   CLI::App* batch = add_batch_command(app, batch_options);
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {  // --help: CLI11 prints the usage
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    // One line, like every other error (CLI11's own exit adds a second, generic line).
+    const std::vector<CLI::App*> parsed = app.get_subcommands();
+    const std::string command = parsed.empty() ? "treematch" : "treematch " + parsed[0]->get_name();
+    return fail(mpi, std::string(e.what()) + " (see " + command + " --help)", 2);
+  }
 
   map_options.writer = mpi.rank() == 0;
   map_options.input.comm = mpi.active() ? MPI_COMM_WORLD : MPI_COMM_NULL;

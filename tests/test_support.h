@@ -1,4 +1,4 @@
-// What many tests need: a scratch directory, a file's text and the shared data folder.
+// What many tests need: a scratch directory, a file's text, the host name, the shared data.
 #pragma once
 
 #include <unistd.h>
@@ -37,6 +37,13 @@ class TempDir {
  private:
   std::filesystem::path path_;
 };
+
+/// This machine's host name, as --topology allocation names the node (gethostname).
+inline std::string this_host() {
+  char name[256] = {};
+  gethostname(name, sizeof name - 1);
+  return name;
+}
 
 /// The shared test data folder (../shared/data beside the repository). CTest sets TM_SOURCE_DIR.
 inline std::string data_dir() {

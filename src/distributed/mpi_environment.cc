@@ -39,7 +39,8 @@ MpiEnvironment::~MpiEnvironment() {
 }
 
 void MpiEnvironment::abort(const std::string& message, int code) const {
-  std::cerr << message << std::endl;
+  // One write: under mpirun the lines of several failing ranks then never interleave.
+  std::cerr << (message + '\n') << std::flush;
   if (active_) MPI_Abort(MPI_COMM_WORLD, code);
   std::exit(code);
 }

@@ -218,13 +218,47 @@ TEST_F(BatchCli, BadTopologyFailsTheWholeBatchWithOneLine) {
   EXPECT_FALSE(fs::exists(out() / "summary.json"));
 }
 
-TEST_F(BatchCli, AllocationTopologyIsRefused) {
-  // The job's own nodes are gathered by all ranks at once; a batch loads each pattern on one.
+TEST_F(BatchCli, AllocationWithoutMpirunIsThisMachineAndOutputsNameThisHost) {
+  // Without mpirun the allocation is this machine, one node: 64 ranks on its few cores.
+  const std::string options = " -t allocation --oversubscribe 64 --format rankfile ";
   const CommandResult run = run_treematch(
-      "batch -t allocation --out " + quote(out().string()) + " " + quote(in().string()), dir);
+      "batch" + options + "--out " + quote(out().string()) + " " + quote(in().string()), dir);
+
+  EXPECT_EQ(run.exit_code, 1) << run.err;  // broken.mat
+  const json rows = summary()["patterns"];
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[3]["status"], "failed");
+  EXPECT_EQ(summary()["settings"]["allocation_hosts"], json::array({this_host()}));
+  std::string host_slot = "=";  // built in steps: GCC 12 warns (-Wrestrict) on "=" + host + ...
+  host_slot += this_host();
+  host_slot += " slot=";
+  for (const std::string name : {"16.mat", "32.mat", "64.mat"}) {
+    const std::string rankfile = read_text(out() / (name + ".rankfile"));
+    EXPECT_EQ(count_of(rankfile, host_slot), count_of(rankfile, "\n")) << name;
+    const CommandResult map =
+        run_treematch("map" + options + "-m " + quote((in() / name).string()), dir);
+    ASSERT_EQ(map.exit_code, 0) << map.err;
+    EXPECT_EQ(rankfile, map.out) << name;
+  }
+}
+
+TEST_F(BatchCli, NetworkWithAnotherTopologyFailsTheWholeBatchWithOneLine) {
+  const CommandResult run = batch("--network 2:2 " + quote(in().string()));
   EXPECT_EQ(run.exit_code, 2);
-  EXPECT_NE(run.err.find("--topology: 'allocation'"), std::string::npos) << run.err;
-  EXPECT_FALSE(fs::exists(out()));
+  EXPECT_EQ(count_of(run.err, "\n"), 1u) << run.err;
+  EXPECT_NE(run.err.find("--network: applies to --topology allocation only"), std::string::npos)
+      << run.err;
+  EXPECT_FALSE(fs::exists(out() / "summary.json"));
+}
+
+TEST_F(BatchCli, ResumeWithAnotherNetworkIsRefused) {
+  const std::string base = "batch -t allocation --oversubscribe 64 --out " + quote(out().string());
+  ASSERT_EQ(run_treematch(base + " " + quote((in() / "16.mat").string()), dir).exit_code, 0);
+  const CommandResult run =
+      run_treematch(base + " --resume --network 2:2 " + quote((in() / "16.mat").string()), dir);
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find("--resume"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("network"), std::string::npos) << run.err;
 }
 
 }  // namespace

@@ -1,0 +1,41 @@
+// The machine side of a mapping: topology, usable leaves and host names, loaded once per run.
+#pragma once
+
+#include <mpi.h>
+
+#include <string>
+#include <vector>
+
+#include "src/topology.h"
+
+namespace treematch::apps {
+
+struct InputOptions;
+
+/// Where processes may go: what --topology, --network, --node-size, --link-costs and --cores
+/// denote. A batch loads it once and maps every pattern onto it.
+struct Placement {
+  Topology topology;
+  std::vector<Index> allowed_leaves;  ///< logical, sorted; empty = all
+  std::vector<std::string> hosts;     ///< per machine, from --topology allocation; else empty
+  std::string source;                 ///< the topology as errors name it: its spec or this machine
+};
+
+/// Reads the placement of `options`. With --topology allocation the job's nodes are gathered
+/// collectively over `comm` (every rank must call; MPI_COMM_NULL: MPI_COMM_WORLD when MPI is
+/// initialised, else this machine as the one node); any other topology is read by this process
+/// alone. Throws io::InputError naming the option for anything wrong (--network with another
+/// topology, a bad --node-size, --link-costs or --cores).
+Placement load_placement(const InputOptions& options, MPI_Comm comm);
+
+/// Throws io::InputError naming `matrix` when `processes` exceed the placement's slots (usable
+/// leaves x `oversubscribe`), saying how many there are and that --oversubscribe N helps.
+void check_fits(const Placement& placement, long long processes, int oversubscribe,
+                const std::string& matrix);
+
+/// `topology` with the link costs of --link-costs ("1:10:100", one per level, the leaves' links
+/// first); unchanged when `spec` is empty. Throws io::InputError naming --link-costs for a bad
+/// number or a count that does not match the levels.
+Topology apply_link_costs(const Topology& topology, const std::string& spec);
+
+}  // namespace treematch::apps
