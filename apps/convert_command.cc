@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "apps/cli_checks.h"
 #include "io/input_error.h"
 #include "io/matrix_reader.h"
 #include "io/matrix_stream.h"
@@ -74,7 +75,7 @@ void add_matrix_output_options(CLI::App& command, MatrixOutputOptions& options) 
   command
       .add_option("--chunk-rows", options.chunk_rows,
                   "h5-dense: rows per chunk (default: whole rows, up to ~1 MiB per chunk)")
-      ->check(CLI::PositiveNumber);
+      ->check(at_least(1));
 }
 
 io::MatrixFormat resolve_output(const MatrixOutputOptions& options, const std::string& path,

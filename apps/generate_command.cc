@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "apps/cli_checks.h"
 #include "io/input_error.h"
 #include "io/matrix_stream.h"
 #include "io/topology_reader.h"
@@ -90,16 +91,16 @@ CLI::App* add_generate_command(CLI::App& app, GenerateOptions& options) {
       ->add_option("--ranks", options.ranks,
                    "number of ranks (hierarchical: default one per leaf; geometric: parts, "
                    "default 4096)")
-      ->check(CLI::PositiveNumber);
+      ->check(at_least(1));
   generate->add_option("--points", options.points, "geometric: points of the geometric graph")
-      ->check(CLI::PositiveNumber)
+      ->check(at_least(1))
       ->capture_default_str();
   generate->add_option("--degree", options.degree, "geometric: expected neighbours of a point")
       ->capture_default_str();
   generate
       ->add_option("--hotspots", options.hotspots,
                    "geometric: regions of 20x work, where parts are small (0 = uniform)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(at_least(0))
       ->capture_default_str();
   generate->add_option("--noise", options.noise, "relative noise: entries x (1 + noise x U[0,1))")
       ->capture_default_str();

@@ -5,6 +5,7 @@
 #include <optional>
 #include <utility>
 
+#include "apps/cli_checks.h"
 #include "io/matrix_hdf5.h"
 
 namespace treematch::apps {
@@ -79,14 +80,14 @@ void add_input_options(CLI::App& command, InputOptions& options) {
   command.add_option("--cores", options.cores,
                      "only these leaves may be used: list (0-3,8) or file");
   command.add_option("--oversubscribe", options.oversubscribe, "processes allowed per leaf")
-      ->check(CLI::PositiveNumber)
+      ->check(at_least(1))
       ->capture_default_str();
   command
       .add_option("--node-size", options.node_size,
                   "leaves per machine (default: from the topology)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(at_least(0));
   command.add_option("--threads", options.threads, "worker threads (0 = all cores)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(at_least(0));
   command.add_option("--link-costs", options.link_costs,
                      "per-level link costs, bottom-up (cores first), e.g. 1:10:100: grouping and "
                      "refinement then optimise the weighted cost (default: the topology's)");
@@ -94,7 +95,7 @@ void add_input_options(CLI::App& command, InputOptions& options) {
       .add_option("--gather-entries", options.gather_entries,
                   "under mpirun with an HDF5 matrix: levels stay spread over the ranks until they "
                   "have at most this many entries (the mapping does not depend on it)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(at_least(0))
       ->capture_default_str();
 }
 

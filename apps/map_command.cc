@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "apps/cli_checks.h"
 #include "apps/map_report.h"
 #include "io/atomic_file.h"
 #include "io/input_error.h"
@@ -181,14 +182,14 @@ CLI::App* add_map_command(CLI::App& app, MapOptions& options) {
       "walk only the arities split by Table 2 of the paper (default: both, keep the cheaper)");
   map->add_option("--candidates-per-process", options.seeds_per_process,
                   "neighbourhood candidates grown from each process (default 2)")
-      ->check(CLI::PositiveNumber);
+      ->check(at_least(1));
   map->add_option(
          "--partition-passes", options.partition_passes,
          "swap passes repairing each level's groups before aggregation (default 2, 0 = off)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(at_least(0));
   map->add_option("--rounds", options.max_rounds,
                   "candidate rounds before the final packing (default 3)")
-      ->check(CLI::PositiveNumber);
+      ->check(at_least(1));
   map->add_option(
          "--heuristics", options.heuristics,
          "independent-set heuristics to try: all, or a comma list of smallest,largest-last,degree")

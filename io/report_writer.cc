@@ -437,7 +437,8 @@ std::string report_directory_problem(const std::string& dir) {
   if (!path.lexically_normal().has_filename()) parent = parent.parent_path();
   if (parent.empty()) parent = ".";
   if (!fs::is_directory(parent, error)) {
-    return "the folder " + parent.string() + " that would hold it does not exist";
+    return "the folder " + parent.string() + " that would hold it " +
+           (fs::exists(parent, error) ? "is not a folder" : "does not exist");
   }
   return "";
 }

@@ -255,7 +255,18 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"missing_matrix", "", "", "map -m /nonexistent/m.mat -t 'tleaf 1 2 1'",
                  "/nonexistent/m.mat"},
         BadInput{"bad_topology_string", "m.mat", "0 1\n1 0\n", "map -m {file} -t 'pack:two core:2'",
-                 "--topology: cannot parse 'pack:two", false}),
+                 "--topology: cannot parse 'pack:two", false},
+        BadInput{"report_path_under_a_file", "m.mat", "0 1\n1 0\n",
+                 "map -m {file} -t 'tleaf 1 2 1' --report {file}/report", "--report: the folder",
+                 false},
+        BadInput{"threads_not_a_number", "m.mat", "0 1\n1 0\n",
+                 "map -m {file} -t 'tleaf 1 2 1' --threads x",
+                 "--threads: must be a number >= 0, not 'x'", false},
+        BadInput{"oversubscribe_zero", "m.mat", "0 1\n1 0\n",
+                 "map -m {file} -t 'tleaf 1 2 1' --oversubscribe 0",
+                 "--oversubscribe: must be a number >= 1, not '0'", false},
+        BadInput{"unknown_option", "m.mat", "0 1\n1 0\n", "map -m {file} -t 'tleaf 1 2 1' --bogus",
+                 "--bogus", false}),
     [](const ::testing::TestParamInfo<BadInput>& param) { return param.param.name; });
 
 }  // namespace
