@@ -29,15 +29,24 @@ std::unique_ptr<distributed::DistributedMappingInput> read_distributed(
       comm, reader.size(), std::move(rows), {gather_entries});
 }
 
-/// The matrix of `options`: spread over the ranks of options.comm for an HDF5 matrix under MPI,
-/// else read whole here.
+/// Whether `comm` has more than one rank to spread a matrix over.
+bool several_ranks(MPI_Comm comm) {
+  if (comm == MPI_COMM_NULL) return false;
+  int size = 1;
+  distributed::check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+  return size > 1;
+}
+
+/// The matrix of `options`: spread over the ranks of options.comm for an HDF5 matrix under MPI
+/// with several ranks, else read whole here (one rank gains nothing from the distributed levels
+/// and would hold their exchange buffers besides the rows).
 Inputs read_matrix_inputs(const InputOptions& options) {
   Inputs inputs;
   inputs.numbering = io::parse_numbering(options.numbering);
   const io::Metric metric = io::parse_metric(options.metric);
   const auto start = std::chrono::steady_clock::now();
   const std::optional<io::Hdf5MatrixLocation> hdf5 =
-      options.comm != MPI_COMM_NULL ? io::locate_hdf5_matrix(options.matrix, metric) : std::nullopt;
+      several_ranks(options.comm) ? io::locate_hdf5_matrix(options.matrix, metric) : std::nullopt;
   if (hdf5) {
     inputs.distributed = read_distributed(options.comm, *hdf5, options.gather_entries);
   } else {
@@ -94,7 +103,8 @@ void add_input_options(CLI::App& command, InputOptions& options) {
   command
       .add_option("--gather-entries", options.gather_entries,
                   "under mpirun with an HDF5 matrix: levels stay spread over the ranks until they "
-                  "have at most this many entries (the mapping does not depend on it)")
+                  "have at most this many entries; larger matrices skip refinement and the "
+                  "top-down candidates unless --refine is given, with or without mpirun")
       ->check(at_least(0))
       ->capture_default_str();
 }

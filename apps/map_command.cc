@@ -168,7 +168,7 @@ CLI::App* add_map_command(CLI::App& app, MapOptions& options) {
         options.refine_given = true;
       },
       "after TreeMatch, exchange processes and whole subtrees while the weighted cost drops "
-      "(default on, except under mpirun with a distributed HDF5 matrix: it needs every row)");
+      "(default on for matrices of at most --gather-entries entries: it needs every row)");
   map->add_flag_callback(
       "--no-refine",
       [&options] {
@@ -215,9 +215,12 @@ Context map_context(const MapOptions& options, const Inputs& inputs) {
                    : options.table2_only ? AritySplit::kTable2
                                          : AritySplit::kBest;
   ctx.baselines.seed = options.seed;
-  // Refinement and the top-down candidates need the whole matrix in every process: a distributed
-  // one is only gathered for them on request.
-  const bool whole = options.refine_given || !inputs.distributed;
+  // Refinement and the top-down candidates need the whole matrix in every process. By default
+  // they run when the matrix is small enough to be held whole (the size at which the distributed
+  // levels gather it anyway), with or without mpirun, so the mapping never depends on the rank
+  // count; --refine asks for them on any matrix, gathering a distributed one.
+  const bool whole =
+      (options.refine_given && options.refine) || inputs.entries() <= options.input.gather_entries;
   ctx.refinement.swaps = options.refine && whole;
   ctx.tree.top_down = ctx.tree.top_down && whole;
   if (options.seeds_per_process > 0) ctx.grouping.seeds_per_process = options.seeds_per_process;

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# `treematch map` on an HDF5 matrix writes the same mapping alone and under mpiexec with 1, 2 and 3
+# ranks, with the default options (refinement and top-down candidates on: the matrix is small) and
+# with --gather-entries below the matrix's entries (levels distributed; those stages off alike).
+#   map_any_rank_count.sh TREEMATCH MPIEXEC MATRIX
+set -euo pipefail
+treematch=$1 mpiexec=$2 matrix=$3
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+"$treematch" convert "$matrix" "$scratch/m.h5" 2>/dev/null
+topology="tleaf 3 16 100 4 10 16 1"
+for options in "" "--gather-entries 1000"; do
+  # shellcheck disable=SC2086  # the options are words
+  "$treematch" map -m "$scratch/m.h5" -t "$topology" $options -o "$scratch/plain" 2>/dev/null
+  for ranks in 1 2 3; do
+    # shellcheck disable=SC2086
+    "$mpiexec" -n "$ranks" --oversubscribe --allow-run-as-root \
+      "$treematch" map -m "$scratch/m.h5" -t "$topology" $options -o "$scratch/r$ranks" 2>/dev/null
+    if ! cmp -s "$scratch/plain" "$scratch/r$ranks"; then
+      echo "map '$options' under $ranks ranks differs from the plain run" >&2
+      exit 1
+    fi
+  done
+  echo "map '$options': plain and 1, 2, 3 ranks identical"
+done
