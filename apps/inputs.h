@@ -57,9 +57,10 @@ struct Inputs {
   [[nodiscard]] bool was_symmetrised() const {
     return distributed ? distributed->was_symmetrised() : graph.was_symmetrised();
   }
-  /// The whole graph here: a distributed matrix is gathered on every rank (baselines, reports).
-  void gather_graph() {
-    if (distributed && graph.size() == 0) graph = distributed->whole();
+  /// The whole graph here (baselines, reports). A distributed matrix is gathered on every rank
+  /// by its first call, which is collective, and kept by the distributed input (no second copy).
+  [[nodiscard]] const CommGraph& whole_graph() const {
+    return distributed ? distributed->whole() : graph;
   }
 };
 

@@ -52,7 +52,8 @@ nlohmann::json cost_json(const CostRow& row) {
 
 std::vector<CostRow> baselines(const Inputs& inputs, const Context& ctx, const MapOptions& options,
                                bool mpipp) {
-  const Index p = inputs.graph.size();
+  const CommGraph& graph = inputs.whole_graph();
+  const Index p = graph.size();
   const std::vector<Index> slots =
       usable_slots(inputs.topology, inputs.allowed_leaves, ctx.placement.oversubscribe);
   std::vector<CostRow> rows;
@@ -60,15 +61,14 @@ std::vector<CostRow> baselines(const Inputs& inputs, const Context& ctx, const M
     const auto start = Clock::now();
     const Mapping mapping = make();
     const double seconds = seconds_since(start);
-    rows.push_back(
-        CostRow{name, evaluate_cost(inputs.graph, inputs.topology, mapping), seconds, ""});
+    rows.push_back(CostRow{name, evaluate_cost(graph, inputs.topology, mapping), seconds, ""});
   };
   timed("packed", [&] { return packed_mapping(p, slots); });
   timed("round-robin", [&] { return round_robin_mapping(p, inputs.topology, slots); });
   timed("random", [&] { return random_mapping(p, slots, ctx.baselines.seed); });
   if (!mpipp) return rows;
   const double work = static_cast<double>(slots.size()) * static_cast<double>(slots.size()) *
-                      (p > 0 ? static_cast<double>(inputs.graph.nnz()) / p : 0.0);
+                      (p > 0 ? static_cast<double>(graph.nnz()) / p : 0.0);
   for (int starts : {1, 5}) {
     const std::string name = "MPIPP." + std::to_string(starts);
     if (work * starts > options.mpipp_budget) {
@@ -79,9 +79,8 @@ std::vector<CostRow> baselines(const Inputs& inputs, const Context& ctx, const M
                                          work * starts, options.mpipp_budget)});
       continue;
     }
-    timed(name, [&] {
-      return mpipp_mapping(inputs.graph, inputs.topology, slots, starts, ctx.baselines.seed);
-    });
+    timed(name,
+          [&] { return mpipp_mapping(graph, inputs.topology, slots, starts, ctx.baselines.seed); });
   }
   return rows;
 }
@@ -262,9 +261,10 @@ MapOutcome compute_mapping(const MapOptions& options, const Inputs& inputs, cons
 
 int run_map(const MapOptions& options) {
   io::OutputOptions output = map_output_options(options);
-  Inputs inputs = load_inputs(options.input);
-  // Baselines and reports cost mappings the whole matrix decides: a distributed one is gathered.
-  if (options.compare || !options.report.empty()) inputs.gather_graph();
+  const Inputs inputs = load_inputs(options.input);
+  // Baselines and reports cost mappings the whole matrix decides: a distributed one is gathered
+  // here, on every rank at once (the gather is collective).
+  if (options.compare || !options.report.empty()) static_cast<void>(inputs.whole_graph());
   if (output.hosts.empty()) output.hosts = inputs.hosts;  // --topology allocation names its nodes
 
   const Context ctx = map_context(options, inputs);

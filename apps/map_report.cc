@@ -55,7 +55,7 @@ std::string describe_mapping(const std::string& name, const MapOptions& options,
 
 std::vector<ReportField> input_fields(const MapOptions& options, const Inputs& inputs) {
   const Topology& topology = inputs.topology;
-  const CommGraph& graph = inputs.graph;
+  const CommGraph& graph = inputs.whole_graph();
   std::vector<ReportField> fields{
       {"matrix", options.input.matrix},
       {"metric", options.input.metric},
@@ -106,7 +106,7 @@ std::vector<ReportField> option_fields(const MapOptions& options) {
 MappingReport build_map_report(const MapOptions& options, const Inputs& inputs, const Context& ctx,
                                const MapOutcome& outcome) {
   const auto start = Clock::now();
-  const CommGraph& graph = inputs.graph;
+  const CommGraph& graph = inputs.whole_graph();
   const Topology& topology = inputs.topology;
   const Mapping& mapped = outcome.result.mapping;
 
