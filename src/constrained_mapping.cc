@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "src/multilevel_partition.h"
+
 namespace treematch {
 namespace {
 
@@ -267,10 +269,11 @@ class TopDownMapper {
  public:
   /// Nodes above `split_depth` are split even when their subtree is full.
   TopDownMapper(const CommGraph& graph, const Topology& topology, const Context& ctx,
-                int split_depth = 0)
+                int split_depth = 0, NodeSplit node_split = NodeSplit::kGreedy)
       : graph_(graph),
         topology_(topology),
         split_depth_(split_depth),
+        node_split_(node_split),
         per_leaf_(ctx.placement.oversubscribe),
         unconstrained_(ctx),
         allowed_before_(at(topology.leaf_count()) + 1, 0),
@@ -368,7 +371,19 @@ class TopDownMapper {
       part_of.assign(members.size(), 0);
     } else {
       const Csr sub = induced_subgraph(graph_.view(), members, local_of_);
-      part_of = split_processes(sub.view(), sizes);
+      switch (node_split_) {
+        case NodeSplit::kGreedy:
+          part_of = split_processes(sub.view(), sizes);
+          break;
+        case NodeSplit::kMultilevel:
+          // Recursive bisection fixes each split for good; swaps between any two parts
+          // (the greedy split's passes) polish the k-way cut.
+          part_of = multilevel_partition(sub.view(), sizes, unconstrained_.partition);
+          for (int pass = 0; pass < kSplitSwapPasses; ++pass) {
+            if (swap_pass(sub.view(), static_cast<Index>(sizes.size()), part_of) == 0) break;
+          }
+          break;
+      }
     }
     std::vector<std::vector<Index>> parts(sizes.size());
     for (std::size_t i = 0; i < members.size(); ++i) parts[at(part_of[i])].push_back(members[i]);
@@ -401,6 +416,7 @@ class TopDownMapper {
   const CommGraph& graph_;
   const Topology& topology_;
   int split_depth_;
+  NodeSplit node_split_;
   Index per_leaf_;
   Context unconstrained_;                     ///< ctx without allowed leaves, for full subtrees
   std::vector<std::int64_t> allowed_before_;  ///< [l] = allowed leaves among 0..l-1
@@ -474,7 +490,7 @@ std::vector<Index> split_processes(CsrView graph, const std::vector<Index>& size
 }
 
 TreeMatchResult top_down_treematch_map(const CommGraph& graph, const Topology& topology,
-                                       const Context& ctx, int split_depth) {
+                                       const Context& ctx, int split_depth, NodeSplit node_split) {
   Context all = ctx;
   all.placement.allowed_leaves.clear();
   if (all.placement.oversubscribe < 1 ||
@@ -483,7 +499,7 @@ TreeMatchResult top_down_treematch_map(const CommGraph& graph, const Topology& t
                                 " processes do not fit on " +
                                 std::to_string(topology.leaf_count()) + " leaves");
   }
-  TopDownMapper mapper(graph, topology, all, split_depth);
+  TopDownMapper mapper(graph, topology, all, split_depth, node_split);
   return mapper.run();
 }
 

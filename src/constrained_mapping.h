@@ -35,12 +35,20 @@ namespace treematch {
 TreeMatchResult constrained_treematch_map(const CommGraph& graph, const Topology& topology,
                                           const Context& ctx);
 
+/// How top_down_treematch_map splits a node's processes among its children.
+enum class NodeSplit {
+  kGreedy,      ///< split_processes: greedy growing + pairwise swaps
+  kMultilevel,  ///< multilevel_partition with ctx.partition, then split_processes' swap passes
+};
+
 /// The same top-down recursion over the whole tree (every leaf usable), splitting every node
-/// above depth `split_depth` with split_processes (so the traffic crossing the upper, costlier
+/// above depth `split_depth` as `node_split` says (so the traffic crossing the upper, costlier
 /// links is cut first) and running the bottom-up treematch_map inside each subtree at that
-/// depth. Throws std::invalid_argument when the processes do not fit.
+/// depth (split_depth = tree depth: split down to the leaves). Deterministic for any thread
+/// count. Throws std::invalid_argument when the processes do not fit.
 TreeMatchResult top_down_treematch_map(const CommGraph& graph, const Topology& topology,
-                                       const Context& ctx, int split_depth);
+                                       const Context& ctx, int split_depth,
+                                       NodeSplit node_split = NodeSplit::kGreedy);
 
 /// Pairwise-swap passes split_processes makes at most (it stops earlier after a pass without
 /// swaps).

@@ -52,6 +52,29 @@ struct TreeContext {
   bool top_down = true;
   kernels::Index top_down_max_processes = 8192;  ///< ... up to this many processes
   std::int64_t top_down_max_entries = 1 << 17;   ///< ... and matrix entries
+  /// With top_down, also map top-down with the multilevel partitioner (ctx.partition) splitting
+  /// the nodes above depth - 2, whatever the size, once per seed...
+  bool multilevel = true;
+  std::int64_t multilevel_budget = 300000;  ///< ... with budget / entries seeds,
+  int multilevel_max_runs = 8;              ///< ... at least 1 and at most this many
+  /// ... up to this many matrix entries (it copies the matrix into each node's subgraph and its
+  /// coarse levels: a dense 16384^2 matrix would take gigabytes).
+  std::int64_t multilevel_max_entries = std::int64_t{1} << 23;
+};
+
+/// The multilevel partitioner that splits a tree node's processes among its children
+/// (src/multilevel_partition.h).
+struct PartitionContext {
+  /// Coarsening stops at this many vertices, or when a level shrinks by less than 10%.
+  kernels::Index coarsest = 128;
+  /// Greedy-growing starts tried on the coarsest graph of each bisection; the best cut is kept.
+  int initial_tries = 4;
+  /// FM passes per level (each stops early after a pass without improvement).
+  int fm_passes = 4;
+  /// V-cycles after the first multilevel pass (re-coarsen inside the sides, refine again).
+  int vcycles = 1;
+  /// Seeds the visit order of the matching and the growing starts (fixed, so results repeat).
+  std::uint64_t seed = 1;
 };
 
 /// Where processes may go.
@@ -79,6 +102,7 @@ struct Context {
   GroupingContext grouping;
   TreeContext tree;
   PlacementContext placement;
+  PartitionContext partition;
   RefinementContext refinement;
   BaselineContext baselines;
   int threads = 0;  ///< 0 = all hardware threads

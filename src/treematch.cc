@@ -1,9 +1,14 @@
 // The TreeMatch driver: one short step per level, as Algorithm 1 of the seed paper reads.
 #include "src/treematch.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
+
+#include <tbb/parallel_for.h>
 
 #include "src/arity_split.h"
 #include "src/constrained_mapping.h"
@@ -74,6 +79,11 @@ TreeMatchResult walk(const MappingInput& input, const std::vector<Index>& aritie
 }
 
 }  // namespace
+
+int multilevel_runs(Offset entries, const TreeContext& ctx) {
+  const std::int64_t runs = ctx.multilevel_budget / std::max<std::int64_t>(1, entries);
+  return static_cast<int>(std::clamp<std::int64_t>(runs, 1, std::max(1, ctx.multilevel_max_runs)));
+}
 
 bool prioritises_links(const Topology& tree, Index processes, const TreeContext& ctx) {
   return ctx.prioritise_costly_links && !tree.uniform_link_costs() && tree.depth() > 2 &&
@@ -169,6 +179,24 @@ TreeMatchResult treematch_map(const MappingInput& input, const Topology& topolog
       refine(other);
       keep_if_cheaper(std::move(other));
     }
+  }
+  // Multilevel top-down: the nodes above depth - 2 split by multilevel recursive bisection, with
+  // several seeds on small inputs (and none on huge ones: memory); the runs are independent, so
+  // they run as tasks and are kept in seed order.
+  if (ctx.tree.top_down && ctx.tree.multilevel &&
+      input.entries() <= ctx.tree.multilevel_max_entries) {
+    const int runs = multilevel_runs(input.entries(), ctx.tree);
+    const int split_depth = std::max(1, tree.depth() - 2);
+    const CommGraph& whole = input.whole();  // gathered here, outside the tasks
+    std::vector<TreeMatchResult> others(static_cast<std::size_t>(runs));
+    tbb::parallel_for(0, runs, [&](int run) {
+      Context inner = top_down_inner_context(ctx);
+      inner.partition.seed = ctx.partition.seed + static_cast<std::uint64_t>(run);
+      TreeMatchResult& other = others[static_cast<std::size_t>(run)];
+      other = top_down_treematch_map(whole, tree, inner, split_depth, NodeSplit::kMultilevel);
+      refine(other);
+    });
+    for (TreeMatchResult& other : others) keep_if_cheaper(std::move(other));
   }
   // The identity wins if it is still cheaper.
   if (ctx.refinement.keep_identity) {

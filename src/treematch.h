@@ -51,6 +51,10 @@ std::vector<Index> walked_arities(const Topology& tree, Index processes, bool sp
 /// three levels, and at most ctx.prioritise_max_processes processes.
 bool prioritises_links(const Topology& tree, Index processes, const TreeContext& ctx);
 
+/// How many seeds the multilevel top-down candidate tries: ctx.multilevel_budget / entries,
+/// clamped to [1, ctx.multilevel_max_runs] (a count, not a time, so results repeat).
+int multilevel_runs(Offset entries, const TreeContext& ctx);
+
 /// The walk that puts the links above depth `depth` first (1 <= depth < tree.depth() - 1): the
 /// levels below it as one arity (tree.leaves_below(depth): processes are grouped straight into the
 /// subtrees of that size, minimising the traffic that leaves them), then the levels above, bottom-

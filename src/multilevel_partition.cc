@@ -1,0 +1,609 @@
+// Multilevel recursive bisection into parts of exact sizes: coarsen, partition, uncoarsen + FM.
+#include "src/multilevel_partition.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include <tbb/parallel_invoke.h>
+
+namespace treematch {
+namespace {
+
+using kernels::Csr;
+using kernels::CsrView;
+using kernels::Index;
+using kernels::Offset;
+using kernels::Weight;
+using Load = std::int64_t;  ///< a sum of vertex weights (processes)
+
+constexpr Index kNone = -1;
+/// Below this many vertices the two halves of a bisection are not worth a task each.
+constexpr Index kParallelVertices = 2048;
+
+std::size_t at(Index i) {
+  return static_cast<std::size_t>(i);
+}
+std::size_t at(Offset i) {
+  return static_cast<std::size_t>(i);
+}
+
+std::uint64_t mix(std::uint64_t x) {  // splitmix64: a fixed, portable hash
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+/// One level of the hierarchy: a graph whose vertices stand for `weight` original vertices.
+struct Level {
+  Csr owned;  ///< empty at the finest level, which views the caller's graph
+  CsrView g;
+  std::vector<Load> weight;
+  Load max_weight = 1;
+  std::vector<Index> coarse_of;  ///< vertex -> vertex of the next coarser level
+};
+
+/// A max-heap of vertices keyed by gain (smaller index first on ties) with updates in place.
+class GainHeap {
+ public:
+  explicit GainHeap(Index n) : pos_(at(n), kNone) {}
+  [[nodiscard]] bool empty() const { return heap_.empty(); }
+  [[nodiscard]] bool contains(Index v) const { return pos_[at(v)] != kNone; }
+  [[nodiscard]] Index top() const { return heap_.front().second; }
+
+  void set(Index v, Weight key) {
+    if (!contains(v)) {
+      pos_[at(v)] = static_cast<Index>(heap_.size());
+      heap_.emplace_back(key, v);
+      up(heap_.size() - 1);
+      return;
+    }
+    const std::size_t i = at(pos_[at(v)]);
+    const Weight old = heap_[i].first;
+    heap_[i].first = key;
+    if (key > old) {
+      up(i);
+    } else {
+      down(i);
+    }
+  }
+  void pop() { remove_at(0); }
+  void clear() {
+    for (const auto& entry : heap_) pos_[at(entry.second)] = kNone;
+    heap_.clear();
+  }
+
+ private:
+  static bool before(const std::pair<Weight, Index>& a, const std::pair<Weight, Index>& b) {
+    return a.first > b.first || (a.first == b.first && a.second < b.second);
+  }
+  void place(std::size_t i, std::pair<Weight, Index> entry) {
+    heap_[i] = entry;
+    pos_[at(entry.second)] = static_cast<Index>(i);
+  }
+  void up(std::size_t i) {
+    const auto entry = heap_[i];
+    while (i > 0 && before(entry, heap_[(i - 1) / 2])) {
+      place(i, heap_[(i - 1) / 2]);
+      i = (i - 1) / 2;
+    }
+    place(i, entry);
+  }
+  void down(std::size_t i) {
+    const auto entry = heap_[i];
+    for (;;) {
+      std::size_t child = 2 * i + 1;
+      if (child >= heap_.size()) break;
+      if (child + 1 < heap_.size() && before(heap_[child + 1], heap_[child])) ++child;
+      if (!before(heap_[child], entry)) break;
+      place(i, heap_[child]);
+      i = child;
+    }
+    place(i, entry);
+  }
+  void remove_at(std::size_t i) {
+    pos_[at(heap_[i].second)] = kNone;
+    const auto last = heap_.back();
+    heap_.pop_back();
+    if (i == heap_.size()) return;
+    place(i, last);
+    up(i);
+    down(at(pos_[at(last.second)]));
+  }
+
+  std::vector<std::pair<Weight, Index>> heap_;
+  std::vector<Index> pos_;
+};
+
+/// Heavy-edge matching: vertices in hashed order each take the unmatched neighbour with the
+/// heaviest edge per unit of the neighbour's weight (so coarse weights stay even), within `cap`;
+/// vertices without edges are paired in index order. With `side`, only vertices of one side pair up
+/// (a V-cycle keeps the partition found so far). Fills level.coarse_of; returns the coarse count.
+Index match(Level& level, Load cap, std::uint64_t seed, const std::vector<Index>* side) {
+  const CsrView g = level.g;
+  std::vector<std::pair<std::uint64_t, Index>> order(at(g.n));
+  for (Index v = 0; v < g.n; ++v) order[at(v)] = {mix(seed ^ static_cast<std::uint64_t>(v)), v};
+  std::sort(order.begin(), order.end());
+  std::vector<Index> mate(at(g.n), kNone);
+  for (const auto& [hash, u] : order) {
+    if (mate[at(u)] != kNone) continue;
+    Index best = kNone;
+    double best_rating = 0.0;
+    for (Offset e = g.row_begin(u); e < g.row_end(u); ++e) {
+      const Index v = g.targets[at(e)];
+      if (mate[at(v)] != kNone || level.weight[at(u)] + level.weight[at(v)] > cap) continue;
+      if (side != nullptr && (*side)[at(u)] != (*side)[at(v)]) continue;
+      const double rating = g.weights[at(e)] / static_cast<double>(level.weight[at(v)]);
+      if (rating > best_rating || (rating == best_rating && best != kNone && v < best)) {
+        best_rating = rating;
+        best = v;
+      }
+    }
+    if (best != kNone) {
+      mate[at(u)] = best;
+      mate[at(best)] = u;
+    }
+  }
+  Index lonely = kNone;  // an edgeless vertex waiting for another
+  for (Index v = 0; v < g.n; ++v) {
+    if (mate[at(v)] != kNone || g.row_begin(v) != g.row_end(v)) continue;
+    if (lonely != kNone && level.weight[at(v)] + level.weight[at(lonely)] <= cap &&
+        (side == nullptr || (*side)[at(v)] == (*side)[at(lonely)])) {
+      mate[at(v)] = lonely;
+      mate[at(lonely)] = v;
+      lonely = kNone;
+    } else {
+      lonely = v;
+    }
+  }
+  level.coarse_of.assign(at(g.n), kNone);
+  Index coarse = 0;
+  for (Index v = 0; v < g.n; ++v) {
+    if (level.coarse_of[at(v)] != kNone) continue;
+    level.coarse_of[at(v)] = coarse;
+    if (mate[at(v)] != kNone) level.coarse_of[at(mate[at(v)])] = coarse;
+    ++coarse;
+  }
+  return coarse;
+}
+
+/// The graph between matched pairs: r[a][b] = sum of the edges between their members.
+Level contract(const Level& fine, Index coarse) {
+  Level out;
+  out.weight.assign(at(coarse), 0);
+  std::vector<Index> first(at(coarse), kNone);
+  std::vector<Index> second(at(coarse), kNone);
+  for (Index v = 0; v < fine.g.n; ++v) {
+    const Index c = fine.coarse_of[at(v)];
+    out.weight[at(c)] += fine.weight[at(v)];
+    (first[at(c)] == kNone ? first[at(c)] : second[at(c)]) = v;
+  }
+  out.max_weight = *std::max_element(out.weight.begin(), out.weight.end());
+  Csr& csr = out.owned;
+  csr.n = coarse;
+  csr.offsets.reserve(at(coarse) + 1);
+  std::vector<Offset> slot(at(coarse), -1);
+  for (Index c = 0; c < coarse; ++c) {
+    const Offset row = static_cast<Offset>(csr.targets.size());
+    for (Index v : {first[at(c)], second[at(c)]}) {
+      if (v == kNone) continue;
+      for (Offset e = fine.g.row_begin(v); e < fine.g.row_end(v); ++e) {
+        const Index t = fine.coarse_of[at(fine.g.targets[at(e)])];
+        if (t == c) continue;
+        if (slot[at(t)] < row) {
+          slot[at(t)] = static_cast<Offset>(csr.targets.size());
+          csr.targets.push_back(t);
+          csr.weights.push_back(fine.g.weights[at(e)]);
+        } else {
+          csr.weights[at(slot[at(t)])] += fine.g.weights[at(e)];
+        }
+      }
+    }
+    csr.offsets.push_back(static_cast<Offset>(csr.targets.size()));
+  }
+  out.g = csr.view();
+  return out;
+}
+
+/// A 2-way split of one level: side 0 should weigh `target`.
+struct Bisection {
+  std::vector<Index> side;
+  Load load0 = 0;
+  Weight cut = 0.0;
+};
+
+Weight cut_of(CsrView g, const std::vector<Index>& side) {
+  Weight cut = 0.0;
+  for (Index v = 0; v < g.n; ++v) {
+    for (Offset e = g.row_begin(v); e < g.row_end(v); ++e) {
+      if (side[at(g.targets[at(e)])] != side[at(v)]) cut += g.weights[at(e)];
+    }
+  }
+  return cut / 2.0;
+}
+
+/// Boundary Fiduccia-Mattheyses: moves the best-gain vertex of either side while the imbalance
+/// stays within `slack` (or shrinks), each vertex once, and keeps the best prefix by (imbalance
+/// beyond `tolerance`, cut). Passes stop after one without improvement. Gains are kept exact
+/// through moves and rollbacks, so a pass costs O(n + moves x degree x log n), not O(nnz).
+class FmRefiner {
+ public:
+  FmRefiner(const Level& level, Load target, Load slack, Load tolerance)
+      : level_(level),
+        target_(target),
+        slack_(slack),
+        tolerance_(tolerance),
+        gain_(at(level.g.n), 0.0),
+        external_(at(level.g.n), 0.0),
+        locked_(at(level.g.n), 0),
+        heaps_{GainHeap(level.g.n), GainHeap(level.g.n)} {}
+
+  [[nodiscard]] Load excess(Load load0) const {
+    return std::max<Load>(0, std::abs(load0 - target_) - tolerance_);
+  }
+
+  void refine(Bisection& b, int passes) {
+    const CsrView g = level_.g;
+    for (Index v = 0; v < g.n; ++v) {
+      Weight external = 0.0;
+      Weight internal = 0.0;
+      for (Offset e = g.row_begin(v); e < g.row_end(v); ++e) {
+        (b.side[at(g.targets[at(e)])] == b.side[at(v)] ? internal : external) += g.weights[at(e)];
+      }
+      gain_[at(v)] = external - internal;
+      external_[at(v)] = external;
+    }
+    for (int pass = 0; pass < passes; ++pass) {
+      if (!pass_improves(b)) break;
+    }
+  }
+
+ private:
+  /// Flips v and keeps its neighbours' gains exact; `queue`: also requeue the unlocked ones.
+  void flip(Bisection& b, Index v, bool queue) {
+    const CsrView g = level_.g;
+    const Index from = b.side[at(v)];
+    b.side[at(v)] = 1 - from;
+    b.load0 += from == 0 ? -level_.weight[at(v)] : level_.weight[at(v)];
+    gain_[at(v)] = -gain_[at(v)];
+    Weight degree = 0.0;
+    for (Offset e = g.row_begin(v); e < g.row_end(v); ++e) {
+      const Index u = g.targets[at(e)];
+      const Weight w = g.weights[at(e)];
+      degree += w;
+      // u on v's old side now sees v outside (gain +2w); u on the new side sees it inside.
+      const bool was_with = b.side[at(u)] == from;
+      gain_[at(u)] += was_with ? 2.0 * w : -2.0 * w;
+      external_[at(u)] += was_with ? w : -w;
+      if (queue && !locked_[at(u)]) heaps_[at(b.side[at(u)])].set(u, gain_[at(u)]);
+    }
+    external_[at(v)] = degree - external_[at(v)];
+  }
+
+  bool pass_improves(Bisection& b) {
+    const CsrView g = level_.g;
+    for (Index v = 0; v < g.n; ++v) {
+      if (external_[at(v)] > 0.0) heaps_[at(b.side[at(v)])].set(v, gain_[at(v)]);
+    }
+    const Load start_excess = excess(b.load0);
+    const Weight start_cut = b.cut;
+    Load best_excess = start_excess;
+    Weight best_cut = b.cut;
+    std::size_t best_moves = 0;
+    moves_.clear();
+    // A pass gives up after this many moves without a better state (climbing out of minima).
+    const std::size_t stall = 200 + at(g.n) / 100;
+    std::size_t since_best = 0;
+    while (since_best < stall) {
+      const Index from = pick_side(b);
+      if (from == kNone) break;
+      const Index v = heaps_[at(from)].top();
+      heaps_[at(from)].pop();
+      b.cut -= gain_[at(v)];
+      locked_[at(v)] = 1;
+      moves_.push_back(v);
+      flip(b, v, /*queue=*/true);
+      const Load now = excess(b.load0);
+      // Cuts are sums of doubles: only a clear decrease counts as better.
+      if (now < best_excess ||
+          (now == best_excess && b.cut < best_cut - 1e-12 * std::max(1.0, best_cut))) {
+        best_excess = now;
+        best_cut = b.cut;
+        best_moves = moves_.size();
+        since_best = 0;
+      } else {
+        ++since_best;
+      }
+    }
+    heaps_[0].clear();
+    heaps_[1].clear();
+    for (std::size_t i = moves_.size(); i > best_moves; --i) flip(b, moves_[i - 1], false);
+    for (Index v : moves_) locked_[at(v)] = 0;
+    b.cut = best_cut;
+    return best_excess < start_excess || best_cut < start_cut;
+  }
+
+  /// The side whose best vertex moves next: it must keep the imbalance within the slack or
+  /// shrink it; the higher gain wins, then the heavier side.
+  Index pick_side(const Bisection& b) const {
+    const Load deviation = std::abs(b.load0 - target_);
+    Index chosen = kNone;
+    for (Index from = 0; from < 2; ++from) {
+      const GainHeap& heap = heaps_[at(from)];
+      if (heap.empty()) continue;
+      const Index v = heap.top();
+      const Load after = b.load0 + (from == 0 ? -level_.weight[at(v)] : level_.weight[at(v)]);
+      if (std::abs(after - target_) > std::max(slack_, deviation - 1)) continue;
+      if (chosen == kNone) {
+        chosen = from;
+        continue;
+      }
+      const Weight other = gain_[at(heaps_[at(chosen)].top())];
+      const bool heavier = (from == 0) == (b.load0 > target_);
+      if (gain_[at(v)] > other || (gain_[at(v)] == other && heavier)) chosen = from;
+    }
+    return chosen;
+  }
+
+  const Level& level_;
+  Load target_;
+  Load slack_;
+  Load tolerance_;
+  std::vector<Weight> gain_;      ///< cut decrease if the vertex moved alone
+  std::vector<Weight> external_;  ///< its edges to the other side
+  std::vector<char> locked_;
+  std::vector<Index> moves_;
+  GainHeap heaps_[2];
+};
+
+/// Greedy graph growing: side `grown` takes `start`, then the free vertex whose move lowers the
+/// cut most (any free vertex, smallest index, when none touches it) until it weighs its target.
+Bisection grow(const Level& level, Load target0, Index start, Index grown) {
+  const CsrView g = level.g;
+  const Load total = std::accumulate(level.weight.begin(), level.weight.end(), Load{0});
+  const Load goal = grown == 0 ? target0 : total - target0;
+  Bisection b;
+  b.side.assign(at(g.n), 1 - grown);
+  std::vector<Weight> gain(at(g.n), 0.0);
+  for (Index v = 0; v < g.n; ++v) {
+    for (Offset e = g.row_begin(v); e < g.row_end(v); ++e) gain[at(v)] -= g.weights[at(e)];
+  }
+  GainHeap frontier(g.n);
+  Load load = 0;
+  Index next_free = 0;
+  Index v = start;
+  while (load < goal) {
+    b.side[at(v)] = grown;
+    load += level.weight[at(v)];
+    for (Offset e = g.row_begin(v); e < g.row_end(v); ++e) {
+      const Index u = g.targets[at(e)];
+      if (b.side[at(u)] == grown) continue;
+      gain[at(u)] += 2.0 * g.weights[at(e)];
+      frontier.set(u, gain[at(u)]);
+    }
+    if (load >= goal) break;
+    if (!frontier.empty()) {
+      v = frontier.top();
+      frontier.pop();
+    } else {
+      while (b.side[at(next_free)] == grown) ++next_free;
+      v = next_free;
+    }
+  }
+  b.load0 = grown == 0 ? load : total - load;
+  b.cut = cut_of(g, b.side);
+  return b;
+}
+
+/// Moves the cheapest vertices off the heavier side until side 0 weighs exactly `target0`
+/// (finest level: unit weights), for the rare case where FM could not balance.
+void force_balance(const Level& level, Bisection& b, Load target0) {
+  const CsrView g = level.g;
+  const Index heavy = b.load0 > target0 ? 0 : 1;
+  const Load surplus = std::abs(b.load0 - target0);
+  if (surplus == 0) return;
+  std::vector<std::pair<Weight, Index>> candidates;  // (-gain, v): best gain first
+  for (Index v = 0; v < g.n; ++v) {
+    if (b.side[at(v)] != heavy) continue;
+    Weight gain = 0.0;
+    for (Offset e = g.row_begin(v); e < g.row_end(v); ++e)
+      gain += (b.side[at(g.targets[at(e)])] == heavy ? -1.0 : 1.0) * g.weights[at(e)];
+    candidates.emplace_back(-gain, v);
+  }
+  std::sort(candidates.begin(), candidates.end());
+  for (std::size_t i = 0; i < at(static_cast<Index>(surplus)); ++i)
+    b.side[at(candidates[i].second)] = 1 - heavy;
+  b.load0 = target0;
+  b.cut = cut_of(g, b.side);
+}
+
+/// The hierarchy above `graph` (unit weights), coarsest last; with `side`, pairs stay on one side.
+std::vector<Level> coarsen(CsrView graph, Load cap, const PartitionContext& ctx,
+                           const std::vector<Index>* side) {
+  std::vector<Level> levels(1);
+  levels[0].g = graph;
+  levels[0].weight.assign(at(graph.n), 1);
+  std::vector<Index> coarse_side;
+  while (levels.back().g.n > std::max<Index>(2, ctx.coarsest)) {
+    const Index n = levels.back().g.n;
+    const Index coarse = match(levels.back(), cap, ctx.seed + levels.size(), side);
+    if (coarse > n - n / 10) break;  // matching stalls
+    if (side != nullptr) {
+      std::vector<Index> next(at(coarse));
+      for (Index v = 0; v < n; ++v) next[at(levels.back().coarse_of[at(v)])] = (*side)[at(v)];
+      coarse_side = std::move(next);
+      side = &coarse_side;
+    }
+    levels.push_back(contract(levels.back(), coarse));
+  }
+  return levels;
+}
+
+/// FM bounds at level l: the best state may miss the target by `tolerance`, the heaviest vertex
+/// of the next finer level (one move there corrects it; 0 at the finest level, where sizes are
+/// exact), and moves may go `slack` past the target.
+struct Balance {
+  Load slack;
+  Load tolerance;
+};
+Balance balance_at(const std::vector<Level>& levels, std::size_t l) {
+  if (l == 0) return {2, 0};
+  const Load tolerance = levels[l - 1].max_weight;
+  return {std::max({levels[l].max_weight, Load{2}, tolerance}), tolerance};
+}
+
+/// Projects the coarsest level's bisection down the hierarchy, FM at each level with the next
+/// finer level's vertex weight as tolerance; exact at the finest level.
+Bisection uncoarsen(const std::vector<Level>& levels, Bisection b, Load target0,
+                    const PartitionContext& ctx) {
+  for (std::size_t l = levels.size() - 1; l-- > 0;) {
+    const Level& fine = levels[l];
+    std::vector<Index> side(at(fine.g.n));
+    for (Index v = 0; v < fine.g.n; ++v) side[at(v)] = b.side[at(fine.coarse_of[at(v)])];
+    b.side = std::move(side);
+    const Balance bounds = balance_at(levels, l);
+    FmRefiner fm(fine, target0, bounds.slack, bounds.tolerance);
+    fm.refine(b, ctx.fm_passes);
+  }
+  if (b.load0 != target0) {
+    force_balance(levels[0], b, target0);
+    FmRefiner fm(levels[0], target0, 2, 0);
+    fm.refine(b, ctx.fm_passes);
+  }
+  return b;
+}
+
+/// Multilevel bisection of a unit-weight graph: side 0 gets exactly `target0` vertices.
+std::vector<Index> bisect(CsrView graph, Load target0, const PartitionContext& ctx) {
+  const Load total = graph.n;
+  // Coarse vertices weigh at most twice the average at the coarsest level, and no more than the
+  // smaller side, so that the sizes can still be met.
+  const Load coarsest = std::max<Load>(2, ctx.coarsest);
+  const Load cap =
+      std::max<Load>(2, std::min(std::min(target0, total - target0), 2 * total / coarsest));
+  std::vector<Level> levels = coarsen(graph, cap, ctx, nullptr);
+  // Initial partition: greedy growing from several starts, each polished by FM; the best wins.
+  const Level& top_level = levels.back();
+  const Balance top_bounds = balance_at(levels, levels.size() - 1);
+  FmRefiner top(top_level, target0, top_bounds.slack, top_bounds.tolerance);
+  Bisection best;
+  Load best_excess = 0;
+  for (int t = 0; t < std::max(1, ctx.initial_tries); ++t) {
+    const Index start = static_cast<Index>(mix(ctx.seed * 7919 + static_cast<std::uint64_t>(t)) %
+                                           static_cast<std::uint64_t>(top_level.g.n));
+    Bisection b = grow(top_level, target0, start, /*grown=*/t % 2);
+    top.refine(b, ctx.fm_passes);
+    const Load ex = top.excess(b.load0);
+    if (t == 0 || ex < best_excess || (ex == best_excess && b.cut < best.cut)) {
+      best = std::move(b);
+      best_excess = ex;
+    }
+  }
+  best = uncoarsen(levels, std::move(best), target0, ctx);
+  // V-cycles: coarsen again without merging across the cut, so FM at the coarse levels moves
+  // whole clusters of the current bisection; kept only when the cut drops.
+  for (int cycle = 0; cycle < ctx.vcycles; ++cycle) {
+    PartitionContext again = ctx;
+    again.seed = mix(ctx.seed + 1000003 * static_cast<std::uint64_t>(cycle + 1));
+    levels = coarsen(graph, cap, again, &best.side);
+    Bisection b;
+    b.side.assign(at(levels.back().g.n), 0);
+    for (Index v = 0; v < graph.n; ++v) {
+      Index c = v;
+      for (std::size_t l = 0; l + 1 < levels.size(); ++l) c = levels[l].coarse_of[at(c)];
+      b.side[at(c)] = best.side[at(v)];
+    }
+    b.load0 = best.load0;
+    b.cut = best.cut;
+    const Balance bounds = balance_at(levels, levels.size() - 1);
+    FmRefiner fm(levels.back(), target0, bounds.slack, bounds.tolerance);
+    fm.refine(b, ctx.fm_passes);
+    b = uncoarsen(levels, std::move(b), target0, ctx);
+    if (b.cut < best.cut) best = std::move(b);
+  }
+  return std::move(best.side);
+}
+
+/// The subgraph induced by the vertices of one side, renumbered in increasing order.
+Csr side_subgraph(CsrView g, const std::vector<Index>& side, Index which,
+                  const std::vector<Index>& local_of) {
+  Csr sub;
+  for (Index v = 0; v < g.n; ++v) {
+    if (side[at(v)] != which) continue;
+    for (Offset e = g.row_begin(v); e < g.row_end(v); ++e) {
+      const Index t = g.targets[at(e)];
+      if (side[at(t)] != which) continue;
+      sub.targets.push_back(local_of[at(t)]);
+      sub.weights.push_back(g.weights[at(e)]);
+    }
+    sub.offsets.push_back(static_cast<Offset>(sub.targets.size()));
+    ++sub.n;
+  }
+  return sub;
+}
+
+/// Parts [lo, hi) for the vertices of `g`, whose original ids are `ids`.
+void split_range(CsrView g, const std::vector<Index>& ids, const std::vector<Index>& sizes,
+                 std::size_t lo, std::size_t hi, const PartitionContext& ctx,
+                 std::vector<Index>& part) {
+  if (hi - lo == 1) {
+    for (Index id : ids) part[at(id)] = static_cast<Index>(lo);
+    return;
+  }
+  const std::size_t mid = lo + (hi - lo) / 2;
+  const Load target0 = std::accumulate(sizes.begin() + static_cast<std::ptrdiff_t>(lo),
+                                       sizes.begin() + static_cast<std::ptrdiff_t>(mid), Load{0});
+  const std::vector<Index> side = bisect(g, target0, ctx);
+  std::vector<Index> local_of(at(g.n));
+  std::vector<Index> ids_of[2];
+  for (Index v = 0; v < g.n; ++v) {
+    std::vector<Index>& mine = ids_of[at(side[at(v)])];
+    local_of[at(v)] = static_cast<Index>(mine.size());
+    mine.push_back(ids[at(v)]);
+  }
+  Csr sub[2] = {side_subgraph(g, side, 0, local_of), side_subgraph(g, side, 1, local_of)};
+  // The halves share nothing, so running them as tasks cannot change the result.
+  const auto left = [&] { split_range(sub[0].view(), ids_of[0], sizes, lo, mid, ctx, part); };
+  const auto right = [&] { split_range(sub[1].view(), ids_of[1], sizes, mid, hi, ctx, part); };
+  if (g.n >= kParallelVertices) {
+    tbb::parallel_invoke(left, right);
+  } else {
+    left();
+    right();
+  }
+}
+
+}  // namespace
+
+std::vector<Index> multilevel_partition(CsrView graph, const std::vector<Index>& sizes,
+                                        const PartitionContext& ctx) {
+  Load total = 0;
+  for (Index size : sizes) {
+    if (size < 1) {
+      throw std::invalid_argument("multilevel_partition: part size " + std::to_string(size) +
+                                  "; every part needs at least one vertex");
+    }
+    total += size;
+  }
+  if (total != graph.n) {
+    throw std::invalid_argument("multilevel_partition: part sizes sum to " + std::to_string(total) +
+                                " but the graph has " + std::to_string(graph.n) +
+                                " vertices; they must be equal");
+  }
+  std::vector<Index> part(at(graph.n), 0);
+  if (sizes.size() <= 1) return part;
+  std::vector<Index> ids(at(graph.n));
+  std::iota(ids.begin(), ids.end(), 0);
+  split_range(graph, ids, sizes, 0, sizes.size(), ctx, part);
+  return part;
+}
+
+double edge_cut(CsrView graph, const std::vector<Index>& part) {
+  return cut_of(graph, part);
+}
+
+}  // namespace treematch

@@ -1,0 +1,186 @@
+// Tests of the multilevel partitioner (exact sizes, known optimal cuts, determinism) and of the
+// multilevel top-down mapping candidate built on it.
+#include "src/multilevel_partition.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <set>
+#include <stdexcept>
+#include <vector>
+
+#include <tbb/global_control.h>
+
+#include "src/constrained_mapping.h"
+#include "src/cost.h"
+#include "tests/src/hierarchical_pattern.h"
+
+namespace treematch {
+namespace {
+
+using testing::hierarchical_pattern;
+using testing::random_permutation;
+using testing::random_sparse_graph;
+using testing::tree_of;
+
+std::vector<Index> part_sizes(const std::vector<Index>& part, std::size_t k) {
+  std::vector<Index> count(k, 0);
+  for (Index p : part) {
+    EXPECT_GE(p, 0);
+    EXPECT_LT(static_cast<std::size_t>(p), k);
+    if (p >= 0 && static_cast<std::size_t>(p) < k) ++count[static_cast<std::size_t>(p)];
+  }
+  return count;
+}
+
+/// Undirected unit-weight edges, relabelled by `label` (vertex v becomes label[v]).
+CommGraph graph_of(Index n, const std::vector<std::pair<Index, Index>>& edges,
+                   const std::vector<Index>& label) {
+  std::vector<Triplet> triplets;
+  for (const auto& [a, b] : edges) {
+    triplets.push_back(
+        Triplet{label[static_cast<std::size_t>(a)], label[static_cast<std::size_t>(b)], 1.0});
+  }
+  return CommGraph::from_triplets(n, std::move(triplets));
+}
+
+TEST(MultilevelPartition, PartsHaveExactlyTheGivenSizes) {
+  const std::vector<std::vector<Index>> cases = {
+      {150, 150}, {1, 299}, {100, 100, 100}, {7, 50, 93, 150}, {43, 43, 43, 43, 43, 43, 42},
+      {299, 1},   {300}};
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    const CommGraph graph = random_sparse_graph(300, /*degree=*/4, seed);
+    for (const std::vector<Index>& sizes : cases) {
+      const std::vector<Index> part = multilevel_partition(graph.view(), sizes);
+      ASSERT_EQ(part.size(), 300u);
+      EXPECT_EQ(part_sizes(part, sizes.size()), sizes) << "seed " << seed;
+    }
+  }
+}
+
+TEST(MultilevelPartition, LargeGraphCoarsensAndKeepsExactSizes) {
+  const CommGraph graph = random_sparse_graph(5000, /*degree=*/6, 3);
+  const std::vector<Index> sizes = {1250, 1250, 1250, 1249, 1};
+  EXPECT_EQ(part_sizes(multilevel_partition(graph.view(), sizes), sizes.size()), sizes);
+}
+
+//   k cliques of s vertices, no edge between cliques, labels shuffled: the cut is 0.
+TEST(MultilevelPartition, DisconnectedCliquesAreSeparatedWithoutCut) {
+  for (const auto& [k, s] : {std::pair{4, 8}, std::pair{8, 16}, std::pair{16, 32}}) {
+    std::vector<std::pair<Index, Index>> edges;
+    for (Index c = 0; c < k; ++c) {
+      for (Index a = 0; a < s; ++a) {
+        for (Index b = a + 1; b < s; ++b) edges.emplace_back(c * s + a, c * s + b);
+      }
+    }
+    const CommGraph graph = graph_of(k * s, edges, random_permutation(k * s, 11));
+    const std::vector<Index> sizes(static_cast<std::size_t>(k), s);
+
+    const std::vector<Index> part = multilevel_partition(graph.view(), sizes);
+
+    EXPECT_EQ(edge_cut(graph.view(), part), 0.0) << k << " cliques of " << s;
+    EXPECT_EQ(part_sizes(part, sizes.size()), sizes);
+  }
+}
+
+//   A 16 x 8 grid (4 neighbours, unit weights), labels shuffled: split in two halves of 64, the
+//   best cut is the 8 edges across the middle of the long side.
+TEST(MultilevelPartition, GridBisectionFindsTheOptimalCut) {
+  constexpr Index kWide = 16;
+  constexpr Index kHigh = 8;
+  std::vector<std::pair<Index, Index>> edges;
+  for (Index x = 0; x < kWide; ++x) {
+    for (Index y = 0; y < kHigh; ++y) {
+      if (x + 1 < kWide) edges.emplace_back(x * kHigh + y, (x + 1) * kHigh + y);
+      if (y + 1 < kHigh) edges.emplace_back(x * kHigh + y, x * kHigh + y + 1);
+    }
+  }
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+    const CommGraph graph = graph_of(kWide * kHigh, edges, random_permutation(kWide * kHigh, seed));
+    const std::vector<Index> part = multilevel_partition(graph.view(), {64, 64});
+    EXPECT_EQ(edge_cut(graph.view(), part), 8.0) << "seed " << seed;
+  }
+}
+
+TEST(MultilevelPartition, SameResultForAnyThreadCount) {
+  // Large enough for the halves of the first bisections to run as parallel tasks.
+  const CommGraph graph = random_sparse_graph(6000, /*degree=*/5, 9);
+  const std::vector<Index> sizes = {1500, 1500, 1000, 1000, 1000};
+  std::vector<Index> reference;
+  for (int threads : {1, 2, 4}) {
+    const tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
+                                    static_cast<std::size_t>(threads));
+    const std::vector<Index> part = multilevel_partition(graph.view(), sizes);
+    if (reference.empty()) {
+      reference = part;
+    } else {
+      EXPECT_EQ(part, reference) << threads << " threads";
+    }
+  }
+}
+
+TEST(MultilevelPartition, EdgeCases) {
+  const CommGraph empty = CommGraph::from_triplets(0, {});
+  EXPECT_TRUE(multilevel_partition(empty.view(), {}).empty());
+  const CommGraph edgeless = CommGraph::from_triplets(10, {});
+  EXPECT_EQ(part_sizes(multilevel_partition(edgeless.view(), {3, 7}), 2),
+            (std::vector<Index>{3, 7}));
+  const CommGraph one = CommGraph::from_triplets(1, {});
+  EXPECT_EQ(multilevel_partition(one.view(), {1}), (std::vector<Index>{0}));
+}
+
+TEST(MultilevelPartition, BadSizesThrow) {
+  const CommGraph graph = random_sparse_graph(5, 2, 1);
+  EXPECT_THROW((void)multilevel_partition(graph.view(), {2, 2}), std::invalid_argument);
+  EXPECT_THROW((void)multilevel_partition(graph.view(), {5, 0}), std::invalid_argument);
+  EXPECT_THROW((void)multilevel_partition(graph.view(), {6, -1}), std::invalid_argument);
+}
+
+TEST(MultilevelTopDown, GivesAPermutationNeverCostlierThanTheIdentity) {
+  const Topology tree = tree_of({4, 4, 2, 4});
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    const std::vector<Index> rank_of_slot = random_permutation(tree.leaf_count(), seed);
+    const CommGraph graph = hierarchical_pattern(tree, rank_of_slot);
+    for (int depth = 1; depth <= tree.depth(); ++depth) {
+      const Mapping mapping =
+          top_down_treematch_map(graph, tree, default_context(), depth, NodeSplit::kMultilevel)
+              .mapping;
+      const auto& leaves = mapping.leaf_of_rank;
+      EXPECT_EQ(std::set<Index>(leaves.begin(), leaves.end()).size(), 128u);
+      Mapping identity;
+      for (Index r = 0; r < tree.leaf_count(); ++r) identity.leaf_of_rank.push_back(r);
+      Mapping natural;  // slot s's process on leaf s: the optimum of the pattern
+      natural.leaf_of_rank.resize(rank_of_slot.size());
+      for (std::size_t s = 0; s < rank_of_slot.size(); ++s)
+        natural.leaf_of_rank[static_cast<std::size_t>(rank_of_slot[s])] = static_cast<Index>(s);
+      const double ours = evaluate_cost(graph, tree, mapping).hop_bytes;
+      EXPECT_LE(ours, evaluate_cost(graph, tree, identity).hop_bytes);
+      // The pattern's groups are cliques of decreasing weight: every split finds them.
+      EXPECT_EQ(ours, evaluate_cost(graph, tree, natural).hop_bytes)
+          << "seed " << seed << " depth " << depth;
+    }
+  }
+}
+
+TEST(MultilevelTopDown, FewerProcessesThanLeavesAndAnyThreadCount) {
+  const Topology tree = tree_of({4, 4, 2, 4});
+  const CommGraph graph = random_sparse_graph(100, 4, 5);
+  std::vector<Index> reference;
+  for (int threads : {1, 2}) {
+    const tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
+                                    static_cast<std::size_t>(threads));
+    const std::vector<Index> leaves =
+        top_down_treematch_map(graph, tree, default_context(), 2, NodeSplit::kMultilevel)
+            .mapping.leaf_of_rank;
+    EXPECT_EQ(std::set<Index>(leaves.begin(), leaves.end()).size(), 100u);
+    for (Index leaf : leaves) {
+      EXPECT_GE(leaf, 0);
+      EXPECT_LT(leaf, 128);
+    }
+    if (reference.empty()) reference = leaves;
+    EXPECT_EQ(leaves, reference) << threads << " threads";
+  }
+}
+
+}  // namespace
+}  // namespace treematch
