@@ -101,7 +101,7 @@ std::unique_ptr<LevelMatrix> DistributedMappingInput::first_level() const {
   if (total_entries_ <= ctx_.gather_entries)
     return std::make_unique<LocalLevelMatrix>(whole().view(), links_);
   return std::make_unique<DistributedLevelMatrix>(comm_, rows_.view(), blocks_, links_,
-                                                  ctx_.gather_entries);
+                                                  ctx_.gather_entries, ctx_.piece_entries);
 }
 
 MappingCost DistributedMappingInput::cost(const Topology& topology, const Mapping& mapping) const {

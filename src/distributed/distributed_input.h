@@ -17,6 +17,9 @@ struct DistributedContext {
   /// A level is gathered on every rank, and the rest of the walk runs with threads only, once it
   /// has at most this many stored entries (an input that small is gathered at once).
   Offset gather_entries = Offset{1} << 22;
+  /// Aggregation makes and sends the members' partial rows in pieces of at most this many
+  /// entries (a longer row alone): what an exchange adds to the rows held stays bounded.
+  Offset piece_entries = Offset{1} << 22;
 };
 
 /// The symmetric communication graph in row blocks (starts multiple of kCostBlockRanks so that

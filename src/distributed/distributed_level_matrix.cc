@@ -36,6 +36,134 @@ struct PartialHeader {
   Offset length;
 };
 
+/// The members' partial rows this rank receives to build its groups' rows, in arrival order
+/// (the fold sorts each group's members by position, so the order does not matter).
+struct ReceivedPartials {
+  std::vector<PartialHeader> headers;
+  std::vector<Index> targets;  ///< headers[h]'s entries follow those of headers[0..h)
+  std::vector<Weight> weights;
+};
+
+/// Where each destination's piece starts in a buffer laid out destination by destination.
+std::vector<std::size_t> first_slots(std::span<const int> counts) {
+  std::vector<std::size_t> slots(counts.size(), 0);
+  for (std::size_t r = 1; r < counts.size(); ++r)
+    slots[r] = slots[r - 1] + static_cast<std::size_t>(counts[r - 1]);
+  return slots;
+}
+
+/// The rows of `values` (split at `offsets`) laid out destination by destination, rows in order
+/// within each: one send buffer of the exact size.
+template <typename T>
+std::vector<T> by_destination(std::span<const T> values, std::span<const Offset> offsets,
+                              std::span<const int> destination, std::span<const int> counts) {
+  std::vector<std::size_t> slot = first_slots(counts);
+  std::vector<T> out(slot.empty() ? 0 : slot.back() + static_cast<std::size_t>(counts.back()));
+  for (std::size_t l = 0; l < destination.size(); ++l) {
+    const auto begin = static_cast<std::size_t>(offsets[l]);
+    const auto length = static_cast<std::size_t>(offsets[l + 1]) - begin;
+    std::size_t& next = slot[static_cast<std::size_t>(destination[l])];
+    std::copy_n(values.begin() + static_cast<std::ptrdiff_t>(begin), length,
+                out.begin() + static_cast<std::ptrdiff_t>(next));
+    next += length;
+  }
+  return out;
+}
+
+/// Sends the partial rows of one piece of held rows (rows from `first`) to the ranks in
+/// `destination`, appending what arrives here to `got`.
+void send_piece(MPI_Comm comm, std::size_t ranks, const kernels::Csr& partial, Index first,
+                std::span<const Index> owner, std::span<const Index> position,
+                std::span<const int> destination, ReceivedPartials& got) {
+  std::vector<int> row_counts(ranks, 0);
+  std::vector<std::size_t> entries(ranks, 0);
+  for (std::size_t l = 0; l < destination.size(); ++l) {
+    const auto dest = static_cast<std::size_t>(destination[l]);
+    ++row_counts[dest];
+    entries[dest] += static_cast<std::size_t>(partial.offsets[l + 1] - partial.offsets[l]);
+  }
+  std::vector<int> entry_counts(ranks);
+  for (std::size_t r = 0; r < ranks; ++r) entry_counts[r] = mpi_count(entries[r], "MPI_Alltoallv");
+  {
+    std::vector<PartialHeader> headers(destination.size());
+    std::vector<std::size_t> slot = first_slots(row_counts);
+    for (std::size_t l = 0; l < destination.size(); ++l) {
+      const auto v = static_cast<std::size_t>(first) + l;
+      headers[slot[static_cast<std::size_t>(destination[l])]++] =
+          PartialHeader{owner[v], position[v], partial.offsets[l + 1] - partial.offsets[l]};
+    }
+    all_to_all_append<PartialHeader>(comm, headers, row_counts, got.headers);
+  }
+  all_to_all_append<Index>(
+      comm, by_destination<Index>(partial.targets, partial.offsets, destination, entry_counts),
+      entry_counts, got.targets);
+  all_to_all_append<Weight>(
+      comm, by_destination<Weight>(partial.weights, partial.offsets, destination, entry_counts),
+      entry_counts, got.weights);
+}
+
+/// Each held row of `rows` (rows from `first`) summed by the groups of `owner`, sent to the rank
+/// that builds its group's row (`next_blocks`), in pieces of at most `piece_entries` entries (a
+/// longer row alone): little more than the rows held and the partial rows received is held at
+/// once. Returns what arrives here.
+ReceivedPartials exchange_partials(MPI_Comm comm, kernels::CsrView rows, Index first,
+                                   std::span<const Index> owner, std::span<const Index> position,
+                                   Index count, const RowBlocks& next_blocks,
+                                   Offset piece_entries) {
+  const std::size_t ranks = next_blocks.starts.size() - 1;
+  const Index held = static_cast<Index>(rows.offsets.size()) - 1;
+  // A partial row has at most min(length, count) entries.
+  const auto bound = [&](Index l) {
+    return std::min<Offset>(rows.row_end(l) - rows.row_begin(l), count);
+  };
+  std::vector<int> destination(at(held));
+  std::vector<Offset> expected(2 * ranks, 0);  // per destination: rows, then entries at most
+  for (Index l = 0; l < held; ++l) {
+    const int dest = next_blocks.rank_of(owner[at(first + l)]);
+    destination[at(l)] = dest;
+    expected[2 * static_cast<std::size_t>(dest)] += 1;
+    expected[2 * static_cast<std::size_t>(dest) + 1] += bound(l);
+  }
+  std::vector<Offset> incoming(2 * ranks, 0);
+  check_mpi(MPI_Alltoall(expected.data(), 2, MPI_INT64_T, incoming.data(), 2, MPI_INT64_T, comm),
+            "MPI_Alltoall");
+  ReceivedPartials got;
+  Offset rows_in = 0;
+  Offset entries_in = 0;
+  for (std::size_t r = 0; r < ranks; ++r) {
+    rows_in += incoming[2 * r];
+    entries_in += incoming[2 * r + 1];
+  }
+  // Capacity for the bound, never reallocated: pages never written are never resident.
+  got.headers.reserve(static_cast<std::size_t>(rows_in));
+  got.targets.reserve(static_cast<std::size_t>(entries_in));
+  got.weights.reserve(static_cast<std::size_t>(entries_in));
+  std::vector<Index> piece_ends;
+  for (Index l = 0; l < held;) {
+    Offset size = bound(l);
+    Index end = l + 1;
+    for (; end < held && size + bound(end) <= piece_entries; ++end) size += bound(end);
+    piece_ends.push_back(end);
+    l = end;
+  }
+  // Every rank makes as many exchanges (they are collective): empty pieces at the end.
+  std::int64_t pieces = static_cast<std::int64_t>(piece_ends.size());
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, &pieces, 1, MPI_INT64_T, MPI_MAX, comm), "MPI_Allreduce");
+  Index begin = 0;
+  for (std::int64_t p = 0; p < pieces; ++p) {
+    const Index end = static_cast<std::size_t>(p) < piece_ends.size()
+                          ? piece_ends[static_cast<std::size_t>(p)]
+                          : held;
+    kernels::CsrView piece = rows;
+    piece.offsets = rows.offsets.subspan(at(begin), at(end - begin) + 1);
+    const kernels::Csr partial = kernels::member_partial_rows(piece, first + begin, owner, count);
+    send_piece(comm, ranks, partial, first + begin, owner, position,
+               std::span<const int>(destination).subspan(at(begin), at(end - begin)), got);
+    begin = end;
+  }
+  return got;
+}
+
 }  // namespace
 
 RowBlocks RowBlocks::even(Index rows, int ranks, Index unit) {
@@ -73,20 +201,22 @@ kernels::Csr gather_rows(MPI_Comm comm, kernels::CsrView mine, Index order) {
 
 DistributedLevelMatrix::DistributedLevelMatrix(MPI_Comm comm, kernels::CsrView rows,
                                                RowBlocks blocks, std::shared_ptr<LinkCache> links,
-                                               Offset gather_entries)
+                                               Offset gather_entries, Offset piece_entries)
     : comm_(comm),
       rows_(rows),
       blocks_(std::move(blocks)),
       order_(rows.n),
       links_(links ? std::move(links) : std::make_shared<LinkCache>()),
-      gather_entries_(gather_entries) {
+      gather_entries_(gather_entries),
+      piece_entries_(piece_entries) {
   check_mpi(MPI_Comm_rank(comm_, &rank_), "MPI_Comm_rank");
   check_mpi(MPI_Comm_size(comm_, &ranks_), "MPI_Comm_size");
 }
 
 DistributedLevelMatrix::DistributedLevelMatrix(MPI_Comm comm, kernels::Csr rows, RowBlocks blocks,
-                                               Offset gather_entries)
-    : DistributedLevelMatrix(comm, kernels::CsrView{}, std::move(blocks), nullptr, gather_entries) {
+                                               Offset gather_entries, Offset piece_entries)
+    : DistributedLevelMatrix(comm, kernels::CsrView{}, std::move(blocks), nullptr, gather_entries,
+                             piece_entries) {
   owned_ = std::move(rows);
   rows_ = owned_.view();
   order_ = owned_.n;
@@ -226,58 +356,48 @@ std::unique_ptr<LevelMatrix> DistributedLevelMatrix::aggregate(
   for (Index g = 0; g < count; ++g) {
     for (Index t = 0; t < groups.k; ++t) position[at(groups.group(g)[at(t)])] = t;
   }
-  // Each held row summed by target group, sent to the rank that builds its group's row.
-  const kernels::Csr partial = kernels::member_partial_rows(mine(), first(), owner, count);
   const RowBlocks next_blocks = RowBlocks::even(count, ranks_);
-  std::vector<std::vector<PartialHeader>> headers(static_cast<std::size_t>(ranks_));
-  std::vector<std::vector<Index>> targets(static_cast<std::size_t>(ranks_));
-  std::vector<std::vector<Weight>> weights(static_cast<std::size_t>(ranks_));
-  const Index held = static_cast<Index>(partial.offsets.size()) - 1;
-  for (Index l = 0; l < held; ++l) {
-    const Index v = first() + l;
-    const auto dest = static_cast<std::size_t>(next_blocks.rank_of(owner[at(v)]));
-    const auto begin = static_cast<std::size_t>(partial.offsets[at(l)]);
-    const auto end = static_cast<std::size_t>(partial.offsets[at(l) + 1]);
-    headers[dest].push_back(
-        PartialHeader{owner[at(v)], position[at(v)], static_cast<Offset>(end - begin)});
-    targets[dest].insert(targets[dest].end(),
-                         partial.targets.begin() + static_cast<std::ptrdiff_t>(begin),
-                         partial.targets.begin() + static_cast<std::ptrdiff_t>(end));
-    weights[dest].insert(weights[dest].end(),
-                         partial.weights.begin() + static_cast<std::ptrdiff_t>(begin),
-                         partial.weights.begin() + static_cast<std::ptrdiff_t>(end));
-  }
-  const std::vector<PartialHeader> got_headers = all_to_all(comm_, headers);
-  const std::vector<Index> got_targets = all_to_all(comm_, targets);
-  const std::vector<Weight> got_weights = all_to_all(comm_, weights);
-  // Fold each group's members in member order.
   const Index group_first = next_blocks.first(rank_);
   const Index group_count = next_blocks.count(rank_);
-  std::vector<std::vector<std::pair<Index, std::size_t>>> members(at(group_count));
-  std::vector<Offset> starts(got_headers.size() + 1, 0);
-  for (std::size_t h = 0; h < got_headers.size(); ++h) {
-    starts[h + 1] = starts[h] + got_headers[h].length;
-    members[at(got_headers[h].group - group_first)].emplace_back(got_headers[h].position, h);
-  }
   kernels::Csr next;
   next.n = count;
   next.offsets.assign(at(group_count) + 1, 0);
-  kernels::PartialRowFolder folder(count);
-  std::vector<Index> row_targets(at(count));
-  std::vector<Weight> row_weights(at(count));
-  for (Index g = 0; g < group_count; ++g) {
-    auto& list = members[at(g)];
-    std::sort(list.begin(), list.end());
-    for (const auto& [place, h] : list) {
-      const auto b = static_cast<std::size_t>(starts[h]);
-      const auto len = static_cast<std::size_t>(got_headers[h].length);
-      folder.add(std::span<const Index>(got_targets).subspan(b, len),
-                 std::span<const Weight>(got_weights).subspan(b, len), group_first + g);
+  {
+    // Each held row summed by target group, sent to the rank that builds its group's row.
+    const ReceivedPartials got = exchange_partials(comm_, mine(), first(), owner, position, count,
+                                                   next_blocks, piece_entries_);
+    // Fold each group's members in member order.
+    std::vector<std::vector<std::pair<Index, std::size_t>>> members(at(group_count));
+    std::vector<Offset> starts(got.headers.size() + 1, 0);
+    std::vector<Offset> group_bound(at(group_count), 0);
+    for (std::size_t h = 0; h < got.headers.size(); ++h) {
+      const PartialHeader& header = got.headers[h];
+      starts[h + 1] = starts[h] + header.length;
+      members[at(header.group - group_first)].emplace_back(header.position, h);
+      group_bound[at(header.group - group_first)] += header.length;
     }
-    const Offset length = folder.emit(row_targets, row_weights);
-    next.targets.insert(next.targets.end(), row_targets.begin(), row_targets.begin() + length);
-    next.weights.insert(next.weights.end(), row_weights.begin(), row_weights.begin() + length);
-    next.offsets[at(g) + 1] = static_cast<Offset>(next.targets.size());
+    Offset bound = 0;
+    for (const Offset b : group_bound) bound += std::min<Offset>(b, count);
+    // Capacity for the bound, never reallocated: pages never written are never resident.
+    next.targets.reserve(static_cast<std::size_t>(bound));
+    next.weights.reserve(static_cast<std::size_t>(bound));
+    kernels::PartialRowFolder folder(count);
+    std::vector<Index> row_targets(at(count));
+    std::vector<Weight> row_weights(at(count));
+    for (Index g = 0; g < group_count; ++g) {
+      auto& list = members[at(g)];
+      std::sort(list.begin(), list.end());
+      for (const auto& [place, h] : list) {
+        const auto b = static_cast<std::size_t>(starts[h]);
+        const auto len = static_cast<std::size_t>(got.headers[h].length);
+        folder.add(std::span<const Index>(got.targets).subspan(b, len),
+                   std::span<const Weight>(got.weights).subspan(b, len), group_first + g);
+      }
+      const Offset length = folder.emit(row_targets, row_weights);
+      next.targets.insert(next.targets.end(), row_targets.begin(), row_targets.begin() + length);
+      next.weights.insert(next.weights.end(), row_weights.begin(), row_weights.begin() + length);
+      next.offsets[at(g) + 1] = static_cast<Offset>(next.targets.size());
+    }
   }
   // Small enough: every rank takes the whole next level and continues with threads only.
   Offset local = next.offsets.back();
@@ -287,7 +407,7 @@ std::unique_ptr<LevelMatrix> DistributedLevelMatrix::aggregate(
     return std::make_unique<LocalLevelMatrix>(gather_rows(comm_, next.view(), count));
   }
   return std::make_unique<DistributedLevelMatrix>(comm_, std::move(next), next_blocks,
-                                                  gather_entries_);
+                                                  gather_entries_, piece_entries_);
 }
 
 }  // namespace treematch::distributed

@@ -41,11 +41,14 @@ kernels::Csr gather_rows(MPI_Comm comm, kernels::CsrView mine, Index order);
 class DistributedLevelMatrix final : public LevelMatrix {
  public:
   /// `rows` (this rank's rows, n = order) is viewed, not copied: it must outlive this object.
-  /// Aggregation gathers the next level on every rank once it has at most `gather_entries`.
+  /// Aggregation gathers the next level on every rank once it has at most `gather_entries`, and
+  /// sends partial rows in pieces of at most `piece_entries` entries.
   DistributedLevelMatrix(MPI_Comm comm, kernels::CsrView rows, RowBlocks blocks,
-                         std::shared_ptr<LinkCache> links, Offset gather_entries);
+                         std::shared_ptr<LinkCache> links, Offset gather_entries,
+                         Offset piece_entries);
   /// Owns `rows`.
-  DistributedLevelMatrix(MPI_Comm comm, kernels::Csr rows, RowBlocks blocks, Offset gather_entries);
+  DistributedLevelMatrix(MPI_Comm comm, kernels::Csr rows, RowBlocks blocks, Offset gather_entries,
+                         Offset piece_entries);
 
   [[nodiscard]] Index order() const override { return order_; }
   void extend(Index n) override { order_ = n; }
@@ -71,6 +74,7 @@ class DistributedLevelMatrix final : public LevelMatrix {
   Index order_ = 0;
   std::shared_ptr<LinkCache> links_;
   Offset gather_entries_ = 0;
+  Offset piece_entries_ = 1;
   mutable Offset longest_ = -1;
 };
 

@@ -65,19 +65,19 @@ std::vector<T> all_gather(MPI_Comm comm, std::span<const T> mine) {
   return all;
 }
 
-/// Sends outgoing[r] to rank r; returns what each rank sent here, concatenated in rank order.
-/// `received_counts`, when given, gets how many elements came from each rank.
+/// Sends send[displs[r], displs[r] + send_counts[r]) to rank r, the pieces lying in rank order
+/// one after the other; appends what each rank sent here, in rank order, to `into` (no new
+/// allocation when `into` has the capacity). `received_counts`, when given, gets how many
+/// elements came from each rank.
 template <typename T>
-std::vector<T> all_to_all(MPI_Comm comm, const std::vector<std::vector<T>>& outgoing,
-                          std::vector<int>* received_counts = nullptr) {
-  const std::size_t ranks = outgoing.size();
-  std::vector<int> send_counts(ranks);
+void all_to_all_append(MPI_Comm comm, std::span<const T> send, std::span<const int> send_counts,
+                       std::vector<T>& into, std::vector<int>* received_counts = nullptr) {
+  const std::size_t ranks = send_counts.size();
   std::vector<int> send_displs(ranks);
-  std::vector<T> send;
+  std::size_t sent = 0;
   for (std::size_t r = 0; r < ranks; ++r) {
-    send_counts[r] = mpi_count(outgoing[r].size(), "MPI_Alltoallv");
-    send_displs[r] = mpi_count(send.size(), "MPI_Alltoallv");
-    send.insert(send.end(), outgoing[r].begin(), outgoing[r].end());
+    send_displs[r] = mpi_count(sent, "MPI_Alltoallv");
+    sent += static_cast<std::size_t>(send_counts[r]);
   }
   std::vector<int> receive_counts(ranks);
   check_mpi(MPI_Alltoall(send_counts.data(), 1, MPI_INT, receive_counts.data(), 1, MPI_INT, comm),
@@ -88,13 +88,32 @@ std::vector<T> all_to_all(MPI_Comm comm, const std::vector<std::vector<T>>& outg
     receive_displs[r] = mpi_count(total, "MPI_Alltoallv");
     total += static_cast<std::size_t>(receive_counts[r]);
   }
-  std::vector<T> received(total);
+  const std::size_t start = into.size();
+  into.resize(start + total);
   const BytesType<T> type;
   check_mpi(MPI_Alltoallv(send.data(), send_counts.data(), send_displs.data(), type.get(),
-                          received.data(), receive_counts.data(), receive_displs.data(), type.get(),
-                          comm),
+                          into.data() + start, receive_counts.data(), receive_displs.data(),
+                          type.get(), comm),
             "MPI_Alltoallv");
   if (received_counts != nullptr) *received_counts = std::move(receive_counts);
+}
+
+/// Sends outgoing[r] to rank r; returns what each rank sent here, concatenated in rank order.
+/// `received_counts`, when given, gets how many elements came from each rank.
+template <typename T>
+std::vector<T> all_to_all(MPI_Comm comm, const std::vector<std::vector<T>>& outgoing,
+                          std::vector<int>* received_counts = nullptr) {
+  std::vector<int> send_counts(outgoing.size());
+  std::size_t total = 0;
+  for (std::size_t r = 0; r < outgoing.size(); ++r) {
+    send_counts[r] = mpi_count(outgoing[r].size(), "MPI_Alltoallv");
+    total += outgoing[r].size();
+  }
+  std::vector<T> send;
+  send.reserve(total);  // exact: no growth by doubling on large exchanges
+  for (const std::vector<T>& piece : outgoing) send.insert(send.end(), piece.begin(), piece.end());
+  std::vector<T> received;
+  all_to_all_append<T>(comm, send, send_counts, received, received_counts);
   return received;
 }
 

@@ -76,7 +76,8 @@ kernels::Csr rows_of(const CommGraph& graph) {
 /// Maps `directed` (every rank holds it) distributed, each rank given its own rows only, and
 /// checks the result against the threaded mapping of the whole graph.
 void expect_same_mapping(const kernels::Csr& directed, const Topology& topology,
-                         Offset gather_entries, const Context& ctx = default_context()) {
+                         Offset gather_entries, const Context& ctx = default_context(),
+                         Offset piece_entries = DistributedContext{}.piece_entries) {
   const CommGraph graph = CommGraph::from_directed_rows(directed.n, directed.offsets,
                                                         directed.targets, directed.weights);
   const TreeMatchResult reference = treematch_map(graph, topology, ctx);
@@ -85,7 +86,7 @@ void expect_same_mapping(const kernels::Csr& directed, const Topology& topology,
   const int rank = world_rank();
   const auto input = DistributedMappingInput::from_directed_rows(
       MPI_COMM_WORLD, directed.n, slice(directed, blocks.first(rank), blocks.count(rank)),
-      DistributedContext{gather_entries});
+      DistributedContext{gather_entries, piece_entries});
   const TreeMatchResult distributed = treematch_map(*input, topology, ctx);
 
   EXPECT_EQ(distributed.mapping.leaf_of_rank, reference.mapping.leaf_of_rank);
@@ -107,6 +108,17 @@ TEST(DistributedMapping, DirectedRealVolumesSymmetrisedByExchange) {
   const kernels::Csr directed = directed_matrix(1000, 6, 11);
   expect_same_mapping(directed, tree, /*gather_entries=*/0);
   expect_same_mapping(directed, tree, /*gather_entries=*/4000);  // gathered part-way
+}
+
+TEST(DistributedMapping, AggregationInSmallPieces) {
+  // One row per exchange: as many exchanges on every rank as the rank holding most rows makes
+  // (the others send nothing); the fold puts each group's members back in member order.
+  const Topology tree = testing::tree_of({4, 4, 4, 16});
+  const kernels::Csr directed = directed_matrix(1000, 6, 11);
+  expect_same_mapping(directed, tree, /*gather_entries=*/0, default_context(),
+                      /*piece_entries=*/1);
+  expect_same_mapping(directed, tree, /*gather_entries=*/0, default_context(),
+                      /*piece_entries=*/40);
 }
 
 TEST(DistributedMapping, DenseRowsCutToStrongestLinks) {
