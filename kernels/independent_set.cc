@@ -34,8 +34,9 @@ std::vector<Index> greedy_independent_set_seq(const Groups& candidates,
   return kept;
 }
 
-std::vector<Index> greedy_independent_set(const Groups& candidates, std::span<const Index> priority,
-                                          Index vertex_count) {
+std::vector<Index> greedy_independent_set_rounds(const Groups& candidates,
+                                                 std::span<const Index> priority,
+                                                 Index vertex_count) {
   const Index count = candidates.count();
   constexpr Index kNone = std::numeric_limits<Index>::max();
   std::vector<std::atomic<Index>> best(at(vertex_count));
@@ -89,6 +90,16 @@ std::vector<Index> greedy_independent_set(const Groups& candidates, std::span<co
   std::sort(kept.begin(), kept.end(),
             [&](Index a, Index b) { return priority[at(a)] < priority[at(b)]; });
   return kept;
+}
+
+std::vector<Index> greedy_independent_set(const Groups& candidates, std::span<const Index> priority,
+                                          Index vertex_count) {
+  // Both give the same set; below this the rounds' task overhead outweighs the work (the
+  // bottom-up walks inside every top-down subtree select among a few hundred candidates).
+  constexpr Index kRoundsFrom = 4096;
+  if (candidates.count() < kRoundsFrom)
+    return greedy_independent_set_seq(candidates, priority, vertex_count);
+  return greedy_independent_set_rounds(candidates, priority, vertex_count);
 }
 
 Incidence incidence(const Groups& candidates, Index vertex_count) {

@@ -17,6 +17,12 @@ std::vector<Index> greedy_independent_set_seq(const Groups& candidates,
 /// all live candidates sharing a vertex with it is kept; candidates touching kept ones die.
 /// This reproduces the sequential greedy exactly (a kept candidate can only be blocked by a
 /// better-ranked one, which is decided in an earlier or the same round).
+std::vector<Index> greedy_independent_set_rounds(const Groups& candidates,
+                                                 std::span<const Index> priority,
+                                                 Index vertex_count);
+
+/// The same set: greedy_independent_set_seq below 4096 candidates (too few to pay for the tasks),
+/// greedy_independent_set_rounds from there on.
 std::vector<Index> greedy_independent_set(const Groups& candidates, std::span<const Index> priority,
                                           Index vertex_count);
 

@@ -36,6 +36,7 @@ std::string describe(const Context& ctx) {
       << "tree.split = " << to_string(ctx.tree.split) << '\n'
       << "tree.prioritise_costly_links = " << ctx.tree.prioritise_costly_links << '\n'
       << "tree.prioritise_max_processes = " << ctx.tree.prioritise_max_processes << '\n'
+      << "tree.prioritise_max_arity = " << ctx.tree.prioritise_max_arity << '\n'
       << "tree.top_down = " << ctx.tree.top_down << '\n'
       << "tree.top_down_max_processes = " << ctx.tree.top_down_max_processes << '\n'
       << "tree.top_down_max_entries = " << ctx.tree.top_down_max_entries << '\n'

@@ -48,6 +48,9 @@ struct TreeContext {
   /// link merged (prioritised_arities) and keep the cheapest weighted mapping.
   bool prioritise_costly_links = true;
   kernels::Index prioritise_max_processes = 65536;  ///< ... up to this many processes
+  /// ... skipping a depth whose merged arity exceeds this: growing groups of 128 costs more than
+  /// all the other candidates together (G1) and such walks never won on the benchmark.
+  kernels::Index prioritise_max_arity = 64;
   /// Also map top-down (top_down_treematch_map, cut above each depth) and keep the cheapest...
   bool top_down = true;
   kernels::Index top_down_max_processes = 8192;  ///< ... up to this many processes
@@ -55,8 +58,10 @@ struct TreeContext {
   /// With top_down, also map top-down with the multilevel partitioner (ctx.partition) splitting
   /// the nodes above depth - 2, whatever the size, once per seed...
   bool multilevel = true;
-  std::int64_t multilevel_budget = 300000;  ///< ... with budget / entries seeds,
-  int multilevel_max_runs = 8;              ///< ... at least 1 and at most this many
+  /// ... with budget / entries seeds (G1, 22810 entries: 4; its later seeds never won, and each
+  /// costs as much as the bottom-up walks together),
+  std::int64_t multilevel_budget = 100000;
+  int multilevel_max_runs = 8;  ///< ... at least 1 and at most this many
   /// ... up to this many matrix entries (it copies the matrix into each node's subgraph and its
   /// coarse levels: a dense 16384^2 matrix would take gigabytes).
   std::int64_t multilevel_max_entries = std::int64_t{1} << 23;

@@ -165,6 +165,7 @@ TreeMatchResult treematch_map(const MappingInput& input, const Topology& topolog
   // link (the levels under it walked as one), so that its traffic comes first; keep the cheapest.
   if (prioritises_links(tree, input.size(), ctx.tree)) {
     for (int depth = 1; depth + 1 < tree.depth(); ++depth) {
+      if (tree.leaves_below(depth) > ctx.tree.prioritise_max_arity) continue;
       TreeMatchResult other = walk(input, prioritised_arities(tree, depth), ctx.grouping);
       refine(other);
       keep_if_cheaper(std::move(other));

@@ -48,7 +48,8 @@ TreeMatchResult treematch_map(const MappingInput& input, const Topology& topolog
 std::vector<Index> walked_arities(const Topology& tree, Index processes, bool split);
 
 /// Whether treematch_map also walks prioritised_arities: link costs that differ by level, at least
-/// three levels, and at most ctx.prioritise_max_processes processes.
+/// three levels, and at most ctx.prioritise_max_processes processes (treematch_map then skips the
+/// depths whose merged arity exceeds ctx.prioritise_max_arity).
 bool prioritises_links(const Topology& tree, Index processes, const TreeContext& ctx);
 
 /// How many seeds the multilevel top-down candidate tries: ctx.multilevel_budget / entries,

@@ -20,16 +20,19 @@ TEST(GreedyIndependentSet, KeepsBestThenSkipsConflicts) {
   const std::vector<Index> priority{1, 0, 2, 3};
   EXPECT_EQ(greedy_independent_set_seq(c, priority, 4), (std::vector<Index>{1, 3}));
   EXPECT_EQ(greedy_independent_set(c, priority, 4), (std::vector<Index>{1, 3}));
+  EXPECT_EQ(greedy_independent_set_rounds(c, priority, 4), (std::vector<Index>{1, 3}));
 }
 
 TEST(GreedyIndependentSet, EmptyAndSingleCandidate) {
   Groups none;
   none.k = 2;
   EXPECT_TRUE(greedy_independent_set(none, {}, 0).empty());
+  EXPECT_TRUE(greedy_independent_set_rounds(none, {}, 0).empty());
   Groups one;
   one.k = 1;
   one.members = {0};
   EXPECT_EQ(greedy_independent_set(one, std::vector<Index>{0}, 1), (std::vector<Index>{0}));
+  EXPECT_EQ(greedy_independent_set_rounds(one, std::vector<Index>{0}, 1), (std::vector<Index>{0}));
 }
 
 TEST(GreedyIndependentSet, ParallelEqualsSequentialOnRandomCandidates) {
@@ -48,6 +51,10 @@ TEST(GreedyIndependentSet, ParallelEqualsSequentialOnRandomCandidates) {
              [&] { return greedy_independent_set(candidates, priority, 1500); })) {
       EXPECT_EQ(kept, reference) << "seed " << seed;
     }
+    for (const auto& kept : testing::under_thread_counts(
+             [&] { return greedy_independent_set_rounds(candidates, priority, 1500); })) {
+      EXPECT_EQ(kept, reference) << "seed " << seed;
+    }
   }
 }
 
@@ -62,6 +69,7 @@ TEST(GreedyIndependentSet, ParallelEqualsSequentialOnLongConflictChains) {
   const std::vector<Index> reference = greedy_independent_set_seq(c, priority, n);
   EXPECT_EQ(reference.size(), 250u);
   EXPECT_EQ(greedy_independent_set(c, priority, n), reference);
+  EXPECT_EQ(greedy_independent_set_rounds(c, priority, n), reference);
 }
 
 TEST(Incidence, ListsCandidatesOfEachVertex) {
