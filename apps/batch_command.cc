@@ -438,7 +438,9 @@ std::vector<json> resumable_rows(const BatchOptions& options, const Placement& p
   }
   const json now = settings_of(options, placement);
   for (const auto& [key, value] : now.items()) {
-    if (old["settings"].value(key, json()) != value) {
+    // A summary written before a setting existed ran with its default (an empty string or list).
+    const bool unset_before = !old["settings"].contains(key) && (value.empty() || value == "");
+    if (!unset_before && old["settings"].value(key, json()) != value) {
       throw io::InputError(
           "--resume", fmt::format("{} was written with {} {}, not {}; use another "
                                   "--out or drop --resume",

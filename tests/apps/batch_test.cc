@@ -119,6 +119,28 @@ TEST_F(BatchCli, ResumeSkipsTheDonePatternsAndKeepsTheirRows) {
   EXPECT_TRUE(fs::exists(out() / "32.mat.perm"));
 }
 
+TEST_F(BatchCli, ResumeAcceptsASummaryWrittenBeforeSettingsWereAdded) {
+  ASSERT_EQ(batch(quote(in().string())).exit_code, 1);
+  // As an older treematch wrote it: no network, link costs or allocation hosts in the settings.
+  json old = summary();
+  for (const char* key : {"network", "link_costs", "allocation_hosts"}) {
+    ASSERT_TRUE(old["settings"].contains(key)) << key;
+    old["settings"].erase(key);
+  }
+  std::ofstream(out() / "summary.json") << old.dump();
+
+  const CommandResult run = batch("--resume " + quote(in().string()));
+
+  EXPECT_EQ(run.exit_code, 1) << run.err;  // broken.mat fails again
+  EXPECT_EQ(count_of(run.err, "skipped (done)"), 3u) << run.err;
+
+  // A setting the old run did not have, given now with a value, still refuses.
+  std::ofstream(out() / "summary.json") << old.dump();
+  const CommandResult refused = batch("--resume --link-costs 1:10 " + quote(in().string()));
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_NE(refused.err.find("link_costs"), std::string::npos) << refused.err;
+}
+
 TEST_F(BatchCli, ResumeWithAnotherTopologyIsRefused) {
   ASSERT_EQ(batch(quote(in().string())).exit_code, 1);
   const CommandResult run = run_treematch("batch --resume -t 'tleaf 2 16 10 8 1' --out " +
