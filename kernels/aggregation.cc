@@ -12,9 +12,6 @@
 namespace treematch::kernels {
 namespace {
 
-std::size_t at(Index i) {
-  return static_cast<std::size_t>(i);
-}
 std::size_t pos(Offset o) {
   return static_cast<std::size_t>(o);
 }

@@ -13,10 +13,6 @@
 namespace treematch::kernels {
 namespace {
 
-std::size_t at(Index i) {
-  return static_cast<std::size_t>(i);
-}
-
 /// Scratch of one worker for growing groups: dense "communication with the group" per vertex,
 /// reset through the list of touched vertices so each growth costs O(touched), not O(n).
 class GrowthScratch {

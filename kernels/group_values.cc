@@ -11,10 +11,6 @@
 namespace treematch::kernels {
 namespace {
 
-std::size_t at(Index i) {
-  return static_cast<std::size_t>(i);
-}
-
 Weight row_sum(CsrView graph, Index i) {
   if (i >= static_cast<Index>(graph.offsets.size()) - 1) return 0.0;
   Weight sum = 0.0;

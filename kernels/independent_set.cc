@@ -9,13 +9,7 @@
 #include <tbb/parallel_for.h>
 
 namespace treematch::kernels {
-namespace {
-
-std::size_t at(Index i) {
-  return static_cast<std::size_t>(i);
-}
-
-}  // namespace
+namespace {}  // namespace
 
 std::vector<Index> greedy_independent_set_seq(const Groups& candidates,
                                               std::span<const Index> priority, Index vertex_count) {

@@ -7,10 +7,6 @@
 namespace treematch::kernels {
 namespace {
 
-std::size_t at(Index i) {
-  return static_cast<std::size_t>(i);
-}
-
 class Occupancy {
  public:
   explicit Occupancy(Index n) : taken_(at(n), 0) {}

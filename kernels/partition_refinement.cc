@@ -11,9 +11,6 @@
 namespace treematch::kernels {
 namespace {
 
-std::size_t at(Index i) {
-  return static_cast<std::size_t>(i);
-}
 std::size_t at(Offset e) {
   return static_cast<std::size_t>(e);
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <numeric>
 #include <span>
@@ -12,6 +13,11 @@ namespace treematch::kernels {
 using Index = std::int32_t;   ///< a process, a virtual process, a group or a leaf
 using Offset = std::int64_t;  ///< a position in CSR arrays (nnz may exceed 2^31)
 using Weight = double;        ///< communication volume; integer volumes stay exact below 2^53
+
+/// An Index as a subscript of the std::vector and std::span that hold per-process data.
+constexpr std::size_t at(Index i) noexcept {
+  return static_cast<std::size_t>(i);
+}
 
 /// A symmetric sparse matrix without diagonal: row i holds targets[offsets[i]..offsets[i+1]),
 /// sorted ascending, with matching weights. Rows past the stored ones are empty (artificial

@@ -11,10 +11,6 @@
 namespace treematch::kernels {
 namespace {
 
-std::size_t at(Index i) {
-  return static_cast<std::size_t>(i);
-}
-
 /// Marks seen candidates with a per-candidate stamp so each conflict is counted once.
 class ConflictScratch {
  public:

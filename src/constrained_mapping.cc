@@ -26,9 +26,7 @@ constexpr Index kUnassigned = -1;
 constexpr std::size_t kSwapPartners = 8;
 constexpr std::size_t kSwapLookahead = 4 * kSwapPartners;
 
-std::size_t at(Index i) {
-  return static_cast<std::size_t>(i);
-}
+using kernels::at;
 std::size_t at(Offset i) {
   return static_cast<std::size_t>(i);
 }

@@ -14,9 +14,7 @@
 namespace treematch {
 namespace {
 
-std::size_t at(Index i) {
-  return static_cast<std::size_t>(i);
-}
+using kernels::at;
 
 /// Uniform in [0, 1) from the 53 high bits of a raw output.
 double uniform(std::mt19937_64& rng) {

@@ -22,9 +22,7 @@ using kernels::Groups;
 using kernels::Offset;
 using kernels::Weight;
 
-std::size_t at(Index i) {
-  return static_cast<std::size_t>(i);
-}
+using kernels::at;
 
 enum class Heuristic { kSmallestValueFirst, kLargestIndexLast, kWeightedDegreeFirst };
 

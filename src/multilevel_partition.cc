@@ -24,9 +24,7 @@ constexpr Index kNone = -1;
 /// Below this many vertices the two halves of a bisection are not worth a task each.
 constexpr Index kParallelVertices = 2048;
 
-std::size_t at(Index i) {
-  return static_cast<std::size_t>(i);
-}
+using kernels::at;
 std::size_t at(Offset i) {
   return static_cast<std::size_t>(i);
 }

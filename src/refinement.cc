@@ -11,9 +11,7 @@
 namespace treematch {
 namespace {
 
-std::size_t at(Index i) {
-  return static_cast<std::size_t>(i);
-}
+using kernels::at;
 
 kernels::PlacementSwapOptions swap_options(const RefinementContext& ctx) {
   kernels::PlacementSwapOptions options;

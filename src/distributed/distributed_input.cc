@@ -9,9 +9,7 @@
 namespace treematch::distributed {
 namespace {
 
-std::size_t at(Index i) {
-  return static_cast<std::size_t>(i);
-}
+using kernels::at;
 
 /// One entry of C^T on its way to the rank holding its row.
 struct Transposed {

@@ -17,9 +17,7 @@
 namespace treematch::distributed {
 namespace {
 
-std::size_t at(Index i) {
-  return static_cast<std::size_t>(i);
-}
+using kernels::at;
 
 /// A partner-gain question for the rank holding u's row, and where the answer goes back.
 struct GainQuery {
