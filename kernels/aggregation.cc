@@ -12,10 +12,6 @@
 namespace treematch::kernels {
 namespace {
 
-std::size_t pos(Offset o) {
-  return static_cast<std::size_t>(o);
-}
-
 /// Sums one row by target group: r[v][h] = sum of m[v][j] over j in group h (h != v's group), in
 /// row order. `stamp` says which row last wrote h, so nothing is cleared between rows.
 class MemberRowSum {
@@ -28,14 +24,14 @@ class MemberRowSum {
     touched_.clear();
     const Index g = owner[at(v)];
     for (Offset e = rows.row_begin(local_row); e < rows.row_end(local_row); ++e) {
-      const Index h = owner[at(rows.targets[pos(e)])];
+      const Index h = owner[at(rows.targets[at(e)])];
       if (h == g) continue;
       if (stamp_[at(h)] != v) {
         stamp_[at(h)] = v;
-        acc_[at(h)] = rows.weights[pos(e)];
+        acc_[at(h)] = rows.weights[at(e)];
         touched_.push_back(h);
       } else {
-        acc_[at(h)] += rows.weights[pos(e)];
+        acc_[at(h)] += rows.weights[at(e)];
       }
     }
   }
@@ -67,8 +63,8 @@ class RowAccumulator {
       member_.sum(graph, v, v, owner);
       for (Index h : member_.touched()) folder_.add_entry(h, member_.weight(h), g);
     }
-    return folder_.emit(std::span<Index>(out_targets).subspan(pos(begin)),
-                        std::span<Weight>(out_weights).subspan(pos(begin)));
+    return folder_.emit(std::span<Index>(out_targets).subspan(at(begin)),
+                        std::span<Weight>(out_weights).subspan(at(begin)));
   }
 
  private:
@@ -97,8 +93,8 @@ Csr compact(Index count, const std::vector<Offset>& bound, const std::vector<Off
   out.n = count;
   out.offsets.assign(at(count) + 1, 0);
   for (Index g = 0; g < count; ++g) out.offsets[at(g) + 1] = out.offsets[at(g)] + length[at(g)];
-  out.targets.resize(pos(out.offsets.back()));
-  out.weights.resize(pos(out.offsets.back()));
+  out.targets.resize(at(out.offsets.back()));
+  out.weights.resize(at(out.offsets.back()));
   auto copy_row = [&](Index g) {
     std::copy_n(targets.begin() + bound[at(g)], length[at(g)],
                 out.targets.begin() + out.offsets[at(g)]);
@@ -122,8 +118,8 @@ Csr aggregate_rows(CsrView graph, const Groups& groups, bool parallel) {
   const Index count = groups.count();
   const std::vector<Index> owner = group_owner(groups, graph.n);
   const std::vector<Offset> bound = bound_offsets(graph, groups);
-  std::vector<Index> targets(pos(bound.back()));
-  std::vector<Weight> weights(pos(bound.back()));
+  std::vector<Index> targets(at(bound.back()));
+  std::vector<Weight> weights(at(bound.back()));
   std::vector<Offset> length(at(count));
   const auto build = [&](RowAccumulator& accumulator, Index first, Index last) {
     for (Index g = first; g < last; ++g) {
@@ -174,8 +170,8 @@ Csr member_partial_rows(CsrView rows, Index first_row, std::span<const Index> ow
     out.offsets[at(l) + 1] =
         out.offsets[at(l)] + std::min<Offset>(rows.row_end(l) - rows.row_begin(l), groups);
   }
-  std::vector<Index> targets(pos(out.offsets.back()));
-  std::vector<Weight> weights(pos(out.offsets.back()));
+  std::vector<Index> targets(at(out.offsets.back()));
+  std::vector<Weight> weights(at(out.offsets.back()));
   std::vector<Offset> length(at(held));
   tbb::enumerable_thread_specific<MemberRowSum> sums([groups] { return MemberRowSum(groups); });
   tbb::parallel_for(tbb::blocked_range<Index>(0, held, 256),
@@ -185,7 +181,7 @@ Csr member_partial_rows(CsrView rows, Index first_row, std::span<const Index> ow
                         member.sum(rows, l, first_row + l, owner);
                         std::vector<Index>& touched = member.touched();
                         std::sort(touched.begin(), touched.end());
-                        const auto begin = pos(out.offsets[at(l)]);
+                        const auto begin = at(out.offsets[at(l)]);
                         for (std::size_t i = 0; i < touched.size(); ++i) {
                           targets[begin + i] = touched[i];
                           weights[begin + i] = member.weight(touched[i]);

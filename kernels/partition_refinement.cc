@@ -11,10 +11,6 @@
 namespace treematch::kernels {
 namespace {
 
-std::size_t at(Offset e) {
-  return static_cast<std::size_t>(e);
-}
-
 constexpr std::size_t kGroupsTried = 2;
 
 void replace_member(Groups& groups, Index g, Index from, Index to) {

@@ -15,10 +15,6 @@
 namespace treematch::kernels {
 namespace {
 
-std::size_t at(Offset e) {
-  return static_cast<std::size_t>(e);
-}
-
 /// An exchange is applied only if it gains more than this fraction of the cost it reprices, so
 /// rounding noise never passes for an improvement.
 constexpr double kRelativeGain = 1e-12;

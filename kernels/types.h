@@ -14,9 +14,13 @@ using Index = std::int32_t;   ///< a process, a virtual process, a group or a le
 using Offset = std::int64_t;  ///< a position in CSR arrays (nnz may exceed 2^31)
 using Weight = double;        ///< communication volume; integer volumes stay exact below 2^53
 
-/// An Index as a subscript of the std::vector and std::span that hold per-process data.
+/// An Index or an Offset as a subscript of the std::vector and std::span that hold per-process
+/// data and CSR arrays.
 constexpr std::size_t at(Index i) noexcept {
   return static_cast<std::size_t>(i);
+}
+constexpr std::size_t at(Offset e) noexcept {
+  return static_cast<std::size_t>(e);
 }
 
 /// A symmetric sparse matrix without diagonal: row i holds targets[offsets[i]..offsets[i+1]),

@@ -27,10 +27,6 @@ constexpr std::size_t kSwapPartners = 8;
 constexpr std::size_t kSwapLookahead = 4 * kSwapPartners;
 
 using kernels::at;
-std::size_t at(Offset i) {
-  return static_cast<std::size_t>(i);
-}
-
 /// (key, process): the largest key on top, the smallest process on ties.
 using Keyed = std::pair<Weight, Index>;
 struct LowerPriority {

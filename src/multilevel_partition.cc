@@ -25,10 +25,6 @@ constexpr Index kNone = -1;
 constexpr Index kParallelVertices = 2048;
 
 using kernels::at;
-std::size_t at(Offset i) {
-  return static_cast<std::size_t>(i);
-}
-
 std::uint64_t mix(std::uint64_t x) {  // splitmix64: a fixed, portable hash
   x += 0x9e3779b97f4a7c15ULL;
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
