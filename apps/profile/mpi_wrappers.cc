@@ -166,6 +166,139 @@ void start_session(int thread_level) noexcept {
 // Shorthands for the wrappers below.
 constexpr TrafficClass kOneSided = TrafficClass::kOneSided;
 
+// The counting of each collective and one-sided call, shared by its blocking and non-blocking
+// (or request-based) forms.
+
+/// What MPI_Bcast and MPI_Ibcast send (collective_volume.h).
+void count_bcast(int count, MPI_Datatype type, int root, MPI_Comm comm) noexcept {
+  count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
+    collective::from_root(r, g, root, bytes_of(count, type));
+  });
+}
+
+/// What MPI_Reduce and MPI_Ireduce send (collective_volume.h).
+void count_reduce(int count, MPI_Datatype type, int root, MPI_Comm comm) noexcept {
+  count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
+    collective::to_root(r, g, root, bytes_of(count, type));
+  });
+}
+
+/// What MPI_Allreduce and MPI_Iallreduce send (collective_volume.h).
+void count_allreduce(int count, MPI_Datatype type, MPI_Comm comm) noexcept {
+  count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
+    collective::to_all(r, g, bytes_of(count, type));
+  });
+}
+
+/// What MPI_Gather, MPI_Igather, MPI_Gatherv and MPI_Igatherv send (collective_volume.h).
+void count_gather(int sendcount, MPI_Datatype sendtype, int root, MPI_Comm comm) noexcept {
+  count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
+    collective::to_root(r, g, root, bytes_of(sendcount, sendtype));
+  });
+}
+
+/// What MPI_Scatter and MPI_Iscatter send (collective_volume.h).
+void count_scatter(int sendcount, MPI_Datatype sendtype, int root, MPI_Comm comm) noexcept {
+  count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
+    collective::from_root(r, g, root, bytes_of(sendcount, sendtype));
+  });
+}
+
+/// What MPI_Scatterv and MPI_Iscatterv send (collective_volume.h).
+void count_scatterv(const int sendcounts[], MPI_Datatype sendtype, int root,
+                    MPI_Comm comm) noexcept {
+  count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
+    if (g.rank() == root) {
+      collective::scatterv(r, g, root, counts_of(sendcounts, g), bytes_of(1, sendtype));
+    }
+  });
+}
+
+/// What MPI_Allgather, MPI_Iallgather, MPI_Alltoall and MPI_Ialltoall send (collective_volume.h).
+void count_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int recvcount,
+                     MPI_Datatype recvtype, MPI_Comm comm) noexcept {
+  count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
+    collective::to_all(r, g, block_bytes(sendbuf, sendcount, sendtype, recvcount, recvtype));
+  });
+}
+
+/// What MPI_Allgatherv and MPI_Iallgatherv send (collective_volume.h).
+void count_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                      const int recvcounts[], MPI_Datatype recvtype, MPI_Comm comm) noexcept {
+  count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
+    collective::to_all(r, g,
+                       block_bytes(sendbuf, sendcount, sendtype,
+                                   recvcounts[static_cast<std::size_t>(g.rank())], recvtype));
+  });
+}
+
+/// What MPI_Alltoallv and MPI_Ialltoallv send (collective_volume.h).
+void count_alltoallv(const void* sendbuf, const int sendcounts[], MPI_Datatype sendtype,
+                     const int recvcounts[], MPI_Datatype recvtype, MPI_Comm comm) noexcept {
+  count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
+    const bool in_place = sendbuf == MPI_IN_PLACE;
+    collective::to_each_counted(r, g, counts_of(in_place ? recvcounts : sendcounts, g),
+                                bytes_of(1, in_place ? recvtype : sendtype));
+  });
+}
+
+/// What MPI_Alltoallw and MPI_Ialltoallw send (collective_volume.h).
+void count_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Datatype sendtypes[],
+                     const int recvcounts[], const MPI_Datatype recvtypes[],
+                     MPI_Comm comm) noexcept {
+  count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
+    const bool in_place = sendbuf == MPI_IN_PLACE;
+    const int* counts = in_place ? recvcounts : sendcounts;
+    const MPI_Datatype* types = in_place ? recvtypes : sendtypes;
+    collective::to_each(r, g, [&](int m) { return bytes_of(counts[m], types[m]); });
+  });
+}
+
+/// What MPI_Reduce_scatter and MPI_Ireduce_scatter send (collective_volume.h).
+void count_reduce_scatter(const int recvcounts[], MPI_Datatype type, MPI_Comm comm) noexcept {
+  count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
+    collective::to_each_counted(r, g, counts_of(recvcounts, g), bytes_of(1, type));
+  });
+}
+
+/// What MPI_Reduce_scatter_block and MPI_Ireduce_scatter_block send (collective_volume.h).
+void count_reduce_scatter_block(int recvcount, MPI_Datatype type, MPI_Comm comm) noexcept {
+  count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
+    collective::to_all(r, g, bytes_of(recvcount, type));
+  });
+}
+
+/// What MPI_Scan, MPI_Iscan, MPI_Exscan and MPI_Iexscan send (collective_volume.h).
+void count_scan(int count, MPI_Datatype type, MPI_Comm comm) noexcept {
+  count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
+    collective::to_higher(r, g, bytes_of(count, type));
+  });
+}
+
+/// What MPI_Put, MPI_Rput, MPI_Accumulate and MPI_Raccumulate move.
+void count_put(int origin_count, MPI_Datatype origin_type, int target_rank, MPI_Win win) noexcept {
+  count_onesided(win, target_rank, [&](TrafficRecorder& r, const PeerGroup& g) {
+    g.send(r, kOneSided, target_rank, bytes_of(origin_count, origin_type));
+  });
+}
+
+/// What MPI_Get and MPI_Rget move.
+void count_get(int origin_count, MPI_Datatype origin_type, int target_rank, MPI_Win win) noexcept {
+  count_onesided(win, target_rank, [&](TrafficRecorder& r, const PeerGroup& g) {
+    g.receive(r, target_rank, bytes_of(origin_count, origin_type));
+  });
+}
+
+/// What MPI_Get_accumulate and MPI_Rget_accumulate move.
+void count_get_accumulate(int origin_count, MPI_Datatype origin_type, int result_count,
+                          MPI_Datatype result_type, int target_rank, MPI_Op op,
+                          MPI_Win win) noexcept {
+  count_onesided(win, target_rank, [&](TrafficRecorder& r, const PeerGroup& g) {
+    if (op != MPI_NO_OP) g.send(r, kOneSided, target_rank, bytes_of(origin_count, origin_type));
+    g.receive(r, target_rank, bytes_of(result_count, result_type));
+  });
+}
+
 }  // namespace
 
 extern "C" {
@@ -364,66 +497,42 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
 
 int MPI_Bcast(void* buffer, int count, MPI_Datatype type, int root, MPI_Comm comm) {
   const int rc = PMPI_Bcast(buffer, count, type, root, comm);
-  if (rc == MPI_SUCCESS) {
-    count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
-      collective::from_root(r, g, root, bytes_of(count, type));
-    });
-  }
+  if (rc == MPI_SUCCESS) count_bcast(count, type, root, comm);
   return rc;
 }
 
 int MPI_Ibcast(void* buffer, int count, MPI_Datatype type, int root, MPI_Comm comm,
                MPI_Request* request) {
   const int rc = PMPI_Ibcast(buffer, count, type, root, comm, request);
-  if (rc == MPI_SUCCESS) {
-    count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
-      collective::from_root(r, g, root, bytes_of(count, type));
-    });
-  }
+  if (rc == MPI_SUCCESS) count_bcast(count, type, root, comm);
   return rc;
 }
 
 int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                int root, MPI_Comm comm) {
   const int rc = PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
-  if (rc == MPI_SUCCESS) {
-    count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
-      collective::to_root(r, g, root, bytes_of(count, type));
-    });
-  }
+  if (rc == MPI_SUCCESS) count_reduce(count, type, root, comm);
   return rc;
 }
 
 int MPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                 int root, MPI_Comm comm, MPI_Request* request) {
   const int rc = PMPI_Ireduce(sendbuf, recvbuf, count, type, op, root, comm, request);
-  if (rc == MPI_SUCCESS) {
-    count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
-      collective::to_root(r, g, root, bytes_of(count, type));
-    });
-  }
+  if (rc == MPI_SUCCESS) count_reduce(count, type, root, comm);
   return rc;
 }
 
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                   MPI_Comm comm) {
   const int rc = PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
-  if (rc == MPI_SUCCESS) {
-    count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
-      collective::to_all(r, g, bytes_of(count, type));
-    });
-  }
+  if (rc == MPI_SUCCESS) count_allreduce(count, type, comm);
   return rc;
 }
 
 int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                    MPI_Comm comm, MPI_Request* request) {
   const int rc = PMPI_Iallreduce(sendbuf, recvbuf, count, type, op, comm, request);
-  if (rc == MPI_SUCCESS) {
-    count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
-      collective::to_all(r, g, bytes_of(count, type));
-    });
-  }
+  if (rc == MPI_SUCCESS) count_allreduce(count, type, comm);
   return rc;
 }
 
@@ -431,11 +540,7 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   const int rc =
       PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-  if (rc == MPI_SUCCESS) {
-    count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
-      collective::to_root(r, g, root, bytes_of(sendcount, sendtype));
-    });
-  }
+  if (rc == MPI_SUCCESS) count_gather(sendcount, sendtype, root, comm);
   return rc;
 }
 
@@ -444,11 +549,7 @@ int MPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
                 MPI_Request* request) {
   const int rc =
       PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
-  if (rc == MPI_SUCCESS) {
-    count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
-      collective::to_root(r, g, root, bytes_of(sendcount, sendtype));
-    });
-  }
+  if (rc == MPI_SUCCESS) count_gather(sendcount, sendtype, root, comm);
   return rc;
 }
 
@@ -457,11 +558,7 @@ int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
                 MPI_Comm comm) {
   const int rc =
       PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
-  if (rc == MPI_SUCCESS) {
-    count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
-      collective::to_root(r, g, root, bytes_of(sendcount, sendtype));
-    });
-  }
+  if (rc == MPI_SUCCESS) count_gather(sendcount, sendtype, root, comm);
   return rc;
 }
 
@@ -470,11 +567,7 @@ int MPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
                  MPI_Comm comm, MPI_Request* request) {
   const int rc = PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                                root, comm, request);
-  if (rc == MPI_SUCCESS) {
-    count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
-      collective::to_root(r, g, root, bytes_of(sendcount, sendtype));
-    });
-  }
+  if (rc == MPI_SUCCESS) count_gather(sendcount, sendtype, root, comm);
   return rc;
 }
 
@@ -482,11 +575,7 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   const int rc =
       PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-  if (rc == MPI_SUCCESS) {
-    count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
-      collective::from_root(r, g, root, bytes_of(sendcount, sendtype));
-    });
-  }
+  if (rc == MPI_SUCCESS) count_scatter(sendcount, sendtype, root, comm);
   return rc;
 }
 
@@ -495,11 +584,7 @@ int MPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
                  MPI_Request* request) {
   const int rc = PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                                comm, request);
-  if (rc == MPI_SUCCESS) {
-    count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
-      collective::from_root(r, g, root, bytes_of(sendcount, sendtype));
-    });
-  }
+  if (rc == MPI_SUCCESS) count_scatter(sendcount, sendtype, root, comm);
   return rc;
 }
 
@@ -508,13 +593,7 @@ int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[]
                  int root, MPI_Comm comm) {
   const int rc = PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
                                root, comm);
-  if (rc == MPI_SUCCESS) {
-    count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
-      if (g.rank() == root) {
-        collective::scatterv(r, g, root, counts_of(sendcounts, g), bytes_of(1, sendtype));
-      }
-    });
-  }
+  if (rc == MPI_SUCCESS) count_scatterv(sendcounts, sendtype, root, comm);
   return rc;
 }
 
@@ -523,24 +602,14 @@ int MPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[
                   int root, MPI_Comm comm, MPI_Request* request) {
   const int rc = PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
                                 root, comm, request);
-  if (rc == MPI_SUCCESS) {
-    count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
-      if (g.rank() == root) {
-        collective::scatterv(r, g, root, counts_of(sendcounts, g), bytes_of(1, sendtype));
-      }
-    });
-  }
+  if (rc == MPI_SUCCESS) count_scatterv(sendcounts, sendtype, root, comm);
   return rc;
 }
 
 int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   const int rc = PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  if (rc == MPI_SUCCESS) {
-    count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
-      collective::to_all(r, g, block_bytes(sendbuf, sendcount, sendtype, recvcount, recvtype));
-    });
-  }
+  if (rc == MPI_SUCCESS) count_allgather(sendbuf, sendcount, sendtype, recvcount, recvtype, comm);
   return rc;
 }
 
@@ -548,11 +617,7 @@ int MPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
   const int rc =
       PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
-  if (rc == MPI_SUCCESS) {
-    count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
-      collective::to_all(r, g, block_bytes(sendbuf, sendcount, sendtype, recvcount, recvtype));
-    });
-  }
+  if (rc == MPI_SUCCESS) count_allgather(sendbuf, sendcount, sendtype, recvcount, recvtype, comm);
   return rc;
 }
 
@@ -561,13 +626,7 @@ int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
                    MPI_Comm comm) {
   const int rc =
       PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
-  if (rc == MPI_SUCCESS) {
-    count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
-      collective::to_all(r, g,
-                         block_bytes(sendbuf, sendcount, sendtype,
-                                     recvcounts[static_cast<std::size_t>(g.rank())], recvtype));
-    });
-  }
+  if (rc == MPI_SUCCESS) count_allgatherv(sendbuf, sendcount, sendtype, recvcounts, recvtype, comm);
   return rc;
 }
 
@@ -576,24 +635,14 @@ int MPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, v
                     MPI_Comm comm, MPI_Request* request) {
   const int rc = PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                   recvtype, comm, request);
-  if (rc == MPI_SUCCESS) {
-    count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
-      collective::to_all(r, g,
-                         block_bytes(sendbuf, sendcount, sendtype,
-                                     recvcounts[static_cast<std::size_t>(g.rank())], recvtype));
-    });
-  }
+  if (rc == MPI_SUCCESS) count_allgatherv(sendbuf, sendcount, sendtype, recvcounts, recvtype, comm);
   return rc;
 }
 
 int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   const int rc = PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  if (rc == MPI_SUCCESS) {
-    count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
-      collective::to_all(r, g, block_bytes(sendbuf, sendcount, sendtype, recvcount, recvtype));
-    });
-  }
+  if (rc == MPI_SUCCESS) count_allgather(sendbuf, sendcount, sendtype, recvcount, recvtype, comm);
   return rc;
 }
 
@@ -601,11 +650,7 @@ int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
   const int rc =
       PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
-  if (rc == MPI_SUCCESS) {
-    count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
-      collective::to_all(r, g, block_bytes(sendbuf, sendcount, sendtype, recvcount, recvtype));
-    });
-  }
+  if (rc == MPI_SUCCESS) count_allgather(sendbuf, sendcount, sendtype, recvcount, recvtype, comm);
   return rc;
 }
 
@@ -614,13 +659,7 @@ int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls
                   MPI_Datatype recvtype, MPI_Comm comm) {
   const int rc = PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                                 rdispls, recvtype, comm);
-  if (rc == MPI_SUCCESS) {
-    count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
-      const bool in_place = sendbuf == MPI_IN_PLACE;
-      collective::to_each_counted(r, g, counts_of(in_place ? recvcounts : sendcounts, g),
-                                  bytes_of(1, in_place ? recvtype : sendtype));
-    });
-  }
+  if (rc == MPI_SUCCESS) count_alltoallv(sendbuf, sendcounts, sendtype, recvcounts, recvtype, comm);
   return rc;
 }
 
@@ -630,13 +669,7 @@ int MPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispl
                    MPI_Request* request) {
   const int rc = PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                                  rdispls, recvtype, comm, request);
-  if (rc == MPI_SUCCESS) {
-    count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
-      const bool in_place = sendbuf == MPI_IN_PLACE;
-      collective::to_each_counted(r, g, counts_of(in_place ? recvcounts : sendcounts, g),
-                                  bytes_of(1, in_place ? recvtype : sendtype));
-    });
-  }
+  if (rc == MPI_SUCCESS) count_alltoallv(sendbuf, sendcounts, sendtype, recvcounts, recvtype, comm);
   return rc;
 }
 
@@ -645,14 +678,8 @@ int MPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls
                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
   const int rc = PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
                                 rdispls, recvtypes, comm);
-  if (rc == MPI_SUCCESS) {
-    count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
-      const bool in_place = sendbuf == MPI_IN_PLACE;
-      const int* counts = in_place ? recvcounts : sendcounts;
-      const MPI_Datatype* types = in_place ? recvtypes : sendtypes;
-      collective::to_each(r, g, [&](int m) { return bytes_of(counts[m], types[m]); });
-    });
-  }
+  if (rc == MPI_SUCCESS)
+    count_alltoallw(sendbuf, sendcounts, sendtypes, recvcounts, recvtypes, comm);
   return rc;
 }
 
@@ -662,102 +689,64 @@ int MPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispl
                    MPI_Request* request) {
   const int rc = PMPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
                                  rdispls, recvtypes, comm, request);
-  if (rc == MPI_SUCCESS) {
-    count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
-      const bool in_place = sendbuf == MPI_IN_PLACE;
-      const int* counts = in_place ? recvcounts : sendcounts;
-      const MPI_Datatype* types = in_place ? recvtypes : sendtypes;
-      collective::to_each(r, g, [&](int m) { return bytes_of(counts[m], types[m]); });
-    });
-  }
+  if (rc == MPI_SUCCESS)
+    count_alltoallw(sendbuf, sendcounts, sendtypes, recvcounts, recvtypes, comm);
   return rc;
 }
 
 int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                        MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
   const int rc = PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm);
-  if (rc == MPI_SUCCESS) {
-    count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
-      collective::to_each_counted(r, g, counts_of(recvcounts, g), bytes_of(1, type));
-    });
-  }
+  if (rc == MPI_SUCCESS) count_reduce_scatter(recvcounts, type, comm);
   return rc;
 }
 
 int MPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                         MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request* request) {
   const int rc = PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm, request);
-  if (rc == MPI_SUCCESS) {
-    count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
-      collective::to_each_counted(r, g, counts_of(recvcounts, g), bytes_of(1, type));
-    });
-  }
+  if (rc == MPI_SUCCESS) count_reduce_scatter(recvcounts, type, comm);
   return rc;
 }
 
 int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type,
                              MPI_Op op, MPI_Comm comm) {
   const int rc = PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm);
-  if (rc == MPI_SUCCESS) {
-    count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
-      collective::to_all(r, g, bytes_of(recvcount, type));
-    });
-  }
+  if (rc == MPI_SUCCESS) count_reduce_scatter_block(recvcount, type, comm);
   return rc;
 }
 
 int MPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type,
                               MPI_Op op, MPI_Comm comm, MPI_Request* request) {
   const int rc = PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm, request);
-  if (rc == MPI_SUCCESS) {
-    count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
-      collective::to_all(r, g, bytes_of(recvcount, type));
-    });
-  }
+  if (rc == MPI_SUCCESS) count_reduce_scatter_block(recvcount, type, comm);
   return rc;
 }
 
 int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
              MPI_Comm comm) {
   const int rc = PMPI_Scan(sendbuf, recvbuf, count, type, op, comm);
-  if (rc == MPI_SUCCESS) {
-    count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
-      collective::to_higher(r, g, bytes_of(count, type));
-    });
-  }
+  if (rc == MPI_SUCCESS) count_scan(count, type, comm);
   return rc;
 }
 
 int MPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
               MPI_Comm comm, MPI_Request* request) {
   const int rc = PMPI_Iscan(sendbuf, recvbuf, count, type, op, comm, request);
-  if (rc == MPI_SUCCESS) {
-    count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
-      collective::to_higher(r, g, bytes_of(count, type));
-    });
-  }
+  if (rc == MPI_SUCCESS) count_scan(count, type, comm);
   return rc;
 }
 
 int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                MPI_Comm comm) {
   const int rc = PMPI_Exscan(sendbuf, recvbuf, count, type, op, comm);
-  if (rc == MPI_SUCCESS) {
-    count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
-      collective::to_higher(r, g, bytes_of(count, type));
-    });
-  }
+  if (rc == MPI_SUCCESS) count_scan(count, type, comm);
   return rc;
 }
 
 int MPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                 MPI_Comm comm, MPI_Request* request) {
   const int rc = PMPI_Iexscan(sendbuf, recvbuf, count, type, op, comm, request);
-  if (rc == MPI_SUCCESS) {
-    count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
-      collective::to_higher(r, g, bytes_of(count, type));
-    });
-  }
+  if (rc == MPI_SUCCESS) count_scan(count, type, comm);
   return rc;
 }
 
@@ -767,11 +756,7 @@ int MPI_Put(const void* origin_addr, int origin_count, MPI_Datatype origin_type,
             MPI_Aint target_disp, int target_count, MPI_Datatype target_type, MPI_Win win) {
   const int rc = PMPI_Put(origin_addr, origin_count, origin_type, target_rank, target_disp,
                           target_count, target_type, win);
-  if (rc == MPI_SUCCESS) {
-    count_onesided(win, target_rank, [&](TrafficRecorder& r, const PeerGroup& g) {
-      g.send(r, kOneSided, target_rank, bytes_of(origin_count, origin_type));
-    });
-  }
+  if (rc == MPI_SUCCESS) count_put(origin_count, origin_type, target_rank, win);
   return rc;
 }
 
@@ -780,11 +765,7 @@ int MPI_Rput(const void* origin_addr, int origin_count, MPI_Datatype origin_type
              MPI_Request* request) {
   const int rc = PMPI_Rput(origin_addr, origin_count, origin_type, target_rank, target_disp,
                            target_count, target_type, win, request);
-  if (rc == MPI_SUCCESS) {
-    count_onesided(win, target_rank, [&](TrafficRecorder& r, const PeerGroup& g) {
-      g.send(r, kOneSided, target_rank, bytes_of(origin_count, origin_type));
-    });
-  }
+  if (rc == MPI_SUCCESS) count_put(origin_count, origin_type, target_rank, win);
   return rc;
 }
 
@@ -792,11 +773,7 @@ int MPI_Get(void* origin_addr, int origin_count, MPI_Datatype origin_type, int t
             MPI_Aint target_disp, int target_count, MPI_Datatype target_type, MPI_Win win) {
   const int rc = PMPI_Get(origin_addr, origin_count, origin_type, target_rank, target_disp,
                           target_count, target_type, win);
-  if (rc == MPI_SUCCESS) {
-    count_onesided(win, target_rank, [&](TrafficRecorder& r, const PeerGroup& g) {
-      g.receive(r, target_rank, bytes_of(origin_count, origin_type));
-    });
-  }
+  if (rc == MPI_SUCCESS) count_get(origin_count, origin_type, target_rank, win);
   return rc;
 }
 
@@ -805,11 +782,7 @@ int MPI_Rget(void* origin_addr, int origin_count, MPI_Datatype origin_type, int 
              MPI_Request* request) {
   const int rc = PMPI_Rget(origin_addr, origin_count, origin_type, target_rank, target_disp,
                            target_count, target_type, win, request);
-  if (rc == MPI_SUCCESS) {
-    count_onesided(win, target_rank, [&](TrafficRecorder& r, const PeerGroup& g) {
-      g.receive(r, target_rank, bytes_of(origin_count, origin_type));
-    });
-  }
+  if (rc == MPI_SUCCESS) count_get(origin_count, origin_type, target_rank, win);
   return rc;
 }
 
@@ -818,11 +791,7 @@ int MPI_Accumulate(const void* origin_addr, int origin_count, MPI_Datatype origi
                    MPI_Datatype target_type, MPI_Op op, MPI_Win win) {
   const int rc = PMPI_Accumulate(origin_addr, origin_count, origin_type, target_rank, target_disp,
                                  target_count, target_type, op, win);
-  if (rc == MPI_SUCCESS) {
-    count_onesided(win, target_rank, [&](TrafficRecorder& r, const PeerGroup& g) {
-      g.send(r, kOneSided, target_rank, bytes_of(origin_count, origin_type));
-    });
-  }
+  if (rc == MPI_SUCCESS) count_put(origin_count, origin_type, target_rank, win);
   return rc;
 }
 
@@ -831,11 +800,7 @@ int MPI_Raccumulate(const void* origin_addr, int origin_count, MPI_Datatype orig
                     MPI_Datatype target_type, MPI_Op op, MPI_Win win, MPI_Request* request) {
   const int rc = PMPI_Raccumulate(origin_addr, origin_count, origin_type, target_rank, target_disp,
                                   target_count, target_type, op, win, request);
-  if (rc == MPI_SUCCESS) {
-    count_onesided(win, target_rank, [&](TrafficRecorder& r, const PeerGroup& g) {
-      g.send(r, kOneSided, target_rank, bytes_of(origin_count, origin_type));
-    });
-  }
+  if (rc == MPI_SUCCESS) count_put(origin_count, origin_type, target_rank, win);
   return rc;
 }
 
@@ -846,12 +811,9 @@ int MPI_Get_accumulate(const void* origin_addr, int origin_count, MPI_Datatype o
   const int rc = PMPI_Get_accumulate(origin_addr, origin_count, origin_type, result_addr,
                                      result_count, result_type, target_rank, target_disp,
                                      target_count, target_type, op, win);
-  if (rc == MPI_SUCCESS) {
-    count_onesided(win, target_rank, [&](TrafficRecorder& r, const PeerGroup& g) {
-      if (op != MPI_NO_OP) g.send(r, kOneSided, target_rank, bytes_of(origin_count, origin_type));
-      g.receive(r, target_rank, bytes_of(result_count, result_type));
-    });
-  }
+  if (rc == MPI_SUCCESS)
+    count_get_accumulate(origin_count, origin_type, result_count, result_type, target_rank, op,
+                         win);
   return rc;
 }
 
@@ -862,12 +824,9 @@ int MPI_Rget_accumulate(const void* origin_addr, int origin_count, MPI_Datatype 
   const int rc = PMPI_Rget_accumulate(origin_addr, origin_count, origin_type, result_addr,
                                       result_count, result_type, target_rank, target_disp,
                                       target_count, target_type, op, win, request);
-  if (rc == MPI_SUCCESS) {
-    count_onesided(win, target_rank, [&](TrafficRecorder& r, const PeerGroup& g) {
-      if (op != MPI_NO_OP) g.send(r, kOneSided, target_rank, bytes_of(origin_count, origin_type));
-      g.receive(r, target_rank, bytes_of(result_count, result_type));
-    });
-  }
+  if (rc == MPI_SUCCESS)
+    count_get_accumulate(origin_count, origin_type, result_count, result_type, target_rank, op,
+                         win);
   return rc;
 }
 
