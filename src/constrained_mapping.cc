@@ -461,19 +461,7 @@ std::vector<Index> split_processes(CsrView graph, const std::vector<Index>& size
     throw std::invalid_argument("split_processes: " + std::to_string(swap_passes) +
                                 " swap passes; give 0 or more");
   }
-  std::int64_t total = 0;
-  for (Index size : sizes) {
-    if (size < 1) {
-      throw std::invalid_argument("split_processes: part size " + std::to_string(size) +
-                                  "; every part needs at least one process");
-    }
-    total += size;
-  }
-  if (total != graph.n) {
-    throw std::invalid_argument("split_processes: part sizes sum to " + std::to_string(total) +
-                                " but the graph has " + std::to_string(graph.n) +
-                                " processes; they must be equal");
-  }
+  check_part_sizes("split_processes", graph.n, sizes, "process", "processes");
   if (sizes.size() <= 1) return std::vector<Index>(at(graph.n), 0);
   std::vector<Index> part = grow_parts(graph, sizes);
   const auto k = static_cast<Index>(sizes.size());

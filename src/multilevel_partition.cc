@@ -573,21 +573,27 @@ void split_range(CsrView g, const std::vector<Index>& ids, const std::vector<Ind
 
 }  // namespace
 
-std::vector<Index> multilevel_partition(CsrView graph, const std::vector<Index>& sizes,
-                                        const PartitionContext& ctx) {
-  Load total = 0;
+void check_part_sizes(std::string_view caller, Index n, const std::vector<Index>& sizes,
+                      std::string_view member, std::string_view members) {
+  const std::string who(caller);
+  std::int64_t total = 0;
   for (Index size : sizes) {
     if (size < 1) {
-      throw std::invalid_argument("multilevel_partition: part size " + std::to_string(size) +
-                                  "; every part needs at least one vertex");
+      throw std::invalid_argument(who + ": part size " + std::to_string(size) +
+                                  "; every part needs at least one " + std::string(member));
     }
     total += size;
   }
-  if (total != graph.n) {
-    throw std::invalid_argument("multilevel_partition: part sizes sum to " + std::to_string(total) +
-                                " but the graph has " + std::to_string(graph.n) +
-                                " vertices; they must be equal");
+  if (total != n) {
+    throw std::invalid_argument(who + ": part sizes sum to " + std::to_string(total) +
+                                " but the graph has " + std::to_string(n) + " " +
+                                std::string(members) + "; they must be equal");
   }
+}
+
+std::vector<Index> multilevel_partition(CsrView graph, const std::vector<Index>& sizes,
+                                        const PartitionContext& ctx) {
+  check_part_sizes("multilevel_partition", graph.n, sizes, "vertex", "vertices");
   std::vector<Index> part(at(graph.n), 0);
   if (sizes.size() <= 1) return part;
   std::vector<Index> ids(at(graph.n));

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "kernels/types.h"
@@ -25,6 +26,12 @@ namespace treematch {
 std::vector<kernels::Index> multilevel_partition(kernels::CsrView graph,
                                                  const std::vector<kernels::Index>& sizes,
                                                  const PartitionContext& ctx = {});
+
+/// Throws std::invalid_argument naming `caller` unless every size is >= 1 and the sizes sum to
+/// `n`, the graph's `members` (e.g. "vertices"; `member` is the singular).
+void check_part_sizes(std::string_view caller, kernels::Index n,
+                      const std::vector<kernels::Index>& sizes, std::string_view member,
+                      std::string_view members);
 
 /// The weight of edges between parts, each edge counted once (rows hold both directions).
 double edge_cut(kernels::CsrView graph, const std::vector<kernels::Index>& part);
