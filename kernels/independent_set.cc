@@ -9,7 +9,6 @@
 #include <tbb/parallel_for.h>
 
 namespace treematch::kernels {
-namespace {}  // namespace
 
 std::vector<Index> greedy_independent_set_seq(const Groups& candidates,
                                               std::span<const Index> priority, Index vertex_count) {
