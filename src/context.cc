@@ -51,6 +51,7 @@ std::string describe(const Context& ctx) {
       << "partition.initial_tries = " << ctx.partition.initial_tries << '\n'
       << "partition.fm_passes = " << ctx.partition.fm_passes << '\n'
       << "partition.vcycles = " << ctx.partition.vcycles << '\n'
+      << "partition.attempts = " << ctx.partition.attempts << '\n'
       << "partition.seed = " << ctx.partition.seed << '\n'
       << "refinement.swaps = " << ctx.refinement.swaps << '\n'
       << "refinement.subtrees = " << ctx.refinement.subtrees << '\n'

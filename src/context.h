@@ -78,6 +78,10 @@ struct PartitionContext {
   int fm_passes = 4;
   /// V-cycles after the first multilevel pass (re-coarsen inside the sides, refine again).
   int vcycles = 1;
+  /// Independent multilevel bisections per split, each with its own matchings and starts; the
+  /// lowest cut wins. One bent cut high in the recursion spoils every part below it, and a new
+  /// coarsening escapes it where more starts on the same coarsest graph do not.
+  int attempts = 4;
   /// Seeds the visit order of the matching and the growing starts (fixed, so results repeat).
   std::uint64_t seed = 1;
 };

@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
 
 namespace treematch {
@@ -471,8 +472,27 @@ Bisection uncoarsen(const std::vector<Level>& levels, Bisection b, Load target0,
   return b;
 }
 
+/// One V-cycle from `best`: coarsen again without merging across its cut, FM at every level.
+Bisection vcycle(CsrView graph, const Bisection& best, Load target0, Load cap,
+                 const PartitionContext& ctx) {
+  std::vector<Level> levels = coarsen(graph, cap, ctx, &best.side);
+  Bisection b;
+  b.side.assign(at(levels.back().g.n), 0);
+  for (Index v = 0; v < graph.n; ++v) {
+    Index c = v;
+    for (std::size_t l = 0; l + 1 < levels.size(); ++l) c = levels[l].coarse_of[at(c)];
+    b.side[at(c)] = best.side[at(v)];
+  }
+  b.load0 = best.load0;
+  b.cut = best.cut;
+  const Balance bounds = balance_at(levels, levels.size() - 1);
+  FmRefiner fm(levels.back(), target0, bounds.slack, bounds.tolerance);
+  fm.refine(b, ctx.fm_passes);
+  return uncoarsen(levels, std::move(b), target0, ctx);
+}
+
 /// Multilevel bisection of a unit-weight graph: side 0 gets exactly `target0` vertices.
-std::vector<Index> bisect(CsrView graph, Load target0, const PartitionContext& ctx) {
+Bisection bisect_once(CsrView graph, Load target0, const PartitionContext& ctx) {
   const Load total = graph.n;
   // Coarse vertices weigh at most twice the average at the coarsest level, and no more than the
   // smaller side, so that the sizes can still be met.
@@ -503,23 +523,27 @@ std::vector<Index> bisect(CsrView graph, Load target0, const PartitionContext& c
   for (int cycle = 0; cycle < ctx.vcycles; ++cycle) {
     PartitionContext again = ctx;
     again.seed = mix(ctx.seed + 1000003 * static_cast<std::uint64_t>(cycle + 1));
-    levels = coarsen(graph, cap, again, &best.side);
-    Bisection b;
-    b.side.assign(at(levels.back().g.n), 0);
-    for (Index v = 0; v < graph.n; ++v) {
-      Index c = v;
-      for (std::size_t l = 0; l + 1 < levels.size(); ++l) c = levels[l].coarse_of[at(c)];
-      b.side[at(c)] = best.side[at(v)];
-    }
-    b.load0 = best.load0;
-    b.cut = best.cut;
-    const Balance bounds = balance_at(levels, levels.size() - 1);
-    FmRefiner fm(levels.back(), target0, bounds.slack, bounds.tolerance);
-    fm.refine(b, ctx.fm_passes);
-    b = uncoarsen(levels, std::move(b), target0, ctx);
+    Bisection b = vcycle(graph, best, target0, cap, again);
     if (b.cut < best.cut) best = std::move(b);
   }
-  return std::move(best.side);
+  return best;
+}
+
+/// The best of ctx.attempts multilevel bisections (attempt 0 with ctx.seed, the others with
+/// seeds hashed from it): the lowest cut, the earliest attempt on ties. The attempts share
+/// nothing, so they run as tasks and the result does not depend on the thread count.
+std::vector<Index> bisect(CsrView graph, Load target0, const PartitionContext& ctx) {
+  std::vector<Bisection> tried(at(std::max(1, ctx.attempts)));
+  tbb::parallel_for(std::size_t{0}, tried.size(), [&](std::size_t a) {
+    PartitionContext own = ctx;
+    if (a > 0) own.seed = mix(ctx.seed * 31 + a);
+    tried[a] = bisect_once(graph, target0, own);
+  });
+  std::size_t best = 0;
+  for (std::size_t a = 1; a < tried.size(); ++a) {
+    if (tried[a].cut < tried[best].cut) best = a;
+  }
+  return std::move(tried[best].side);
 }
 
 /// The subgraph induced by the vertices of one side, renumbered in increasing order.
