@@ -140,7 +140,8 @@ Selection select_cases(const std::vector<CaseSpec>& catalogue,
   return selection;
 }
 
-LoadedCase load_case(const CaseSpec& spec, const std::string& data_dir, std::uint64_t seed) {
+LoadedCase load_case(const CaseSpec& spec, const std::string& data_dir, std::uint64_t seed,
+                     bool unit_costs) {
   LoadedCase loaded;
   switch (spec.matrix_source) {
     case MatrixSource::kDataFile:
@@ -184,6 +185,11 @@ LoadedCase load_case(const CaseSpec& spec, const std::string& data_dir, std::uin
     }
   }
   loaded.topology = io::read_topology(loaded.topology_spec);
+  if (unit_costs) {
+    loaded.topology = loaded.topology.with_link_costs(
+        std::vector<double>(static_cast<std::size_t>(loaded.topology.depth()), 1.0));
+    loaded.topology_spec = loaded.topology.to_tleaf();
+  }
   if (spec.matrix_source == MatrixSource::kHierarchical) {
     loaded.dense.emplace(loaded.topology, spec.noise, seed);
     loaded.processes = loaded.dense->size();

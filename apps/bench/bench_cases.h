@@ -92,6 +92,9 @@ Selection select_cases(const std::vector<CaseSpec>& catalogue,
 
 /// Reads (or generates) the case's matrix and topology. Throws io::InputError or
 /// std::runtime_error naming what is missing or wrong (e.g. a data file that does not exist).
-LoadedCase load_case(const CaseSpec& spec, const std::string& data_dir, std::uint64_t seed);
+/// With `unit_costs`, every link of the topology costs 1 and the topology is given to the tools
+/// as that tleaf, so that both optimise hop-bytes.
+LoadedCase load_case(const CaseSpec& spec, const std::string& data_dir, std::uint64_t seed,
+                     bool unit_costs = false);
 
 }  // namespace treematch::bench

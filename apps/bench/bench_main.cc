@@ -169,6 +169,9 @@ int main(int argc, char** argv) {
                "do not run scotch_gmap with -cq -b0 (its one-process-per-core mapping)");
   app.add_flag("--scotch-dense", options.scotch_dense,
                "also run scotch_gmap on the dense D1 (writes a ~4 GB text graph)");
+  app.add_flag("--unit-costs", options.unit_costs,
+               "every link costs 1, for treematch and Scotch alike (both then optimise hop-bytes; "
+               "the weighted and hop-bytes tables agree)");
   app.add_option("--json", json_path, "also write every figure to this JSON file");
   app.add_flag("--keep-temp", keep_temp, "keep the folder of generated inputs and outputs");
   CLI11_PARSE(app, argc, argv);
@@ -239,6 +242,7 @@ int main(int argc, char** argv) {
     info.repeat = options.repeat;
     info.scotch_max_processes = options.scotch_max_processes;
     info.scotch_dense = options.scotch_dense;
+    info.unit_costs = options.unit_costs;
     info.load_start = load_average();
     const ChildRun floor = spawner->run({"/bin/true"}, (scratch.path() / "true.out").string(),
                                         (scratch.path() / "true.err").string(), 10);
@@ -280,8 +284,7 @@ int main(int argc, char** argv) {
 
     std::cout << fmt::format(
         "treematch (--refine and --no-refine) vs scotch_gmap ({}, with -cq, and with -cq -b0 = "
-        "one process per core; target: the case's tleaf, link costs included); costs from "
-        "evaluate_cost\n"
+        "one process per core; target: the case's tleaf, {}); costs from evaluate_cost\n"
         "weighted = sum over i != j of C[i][j] x link costs on the path between their cores (the "
         "case's topology); hop-bytes = the same with every link costing 1\n"
         "TM/Sc = treematch refined / the cheaper of Scotch default and -cq; TM/1:1 = refined / "
@@ -302,6 +305,7 @@ int main(int argc, char** argv) {
         "load average (1/5/15 min) {} at the start, {} at the end; machine: {} hardware "
         "threads\n\n",
         scotch_args.empty() ? std::string("default strategy") : "options " + scotch_args,
+        options.unit_costs ? "every link costing 1 (--unit-costs)" : "link costs included",
         options.repeat, info.rss_floor_mib, options.scotch_max_processes, options.seed,
         options.threads > 0 ? std::to_string(options.threads) : "all", info.load_start,
         info.load_end, std::thread::hardware_concurrency());

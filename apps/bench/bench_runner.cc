@@ -335,7 +335,7 @@ CaseResult run_case(const CaseSpec& spec, const BenchOptions& options, const fs:
   std::optional<LoadedCase> loaded;
   try {
     const auto start = Clock::now();
-    loaded.emplace(load_case(spec, options.data_dir, options.seed));
+    loaded.emplace(load_case(spec, options.data_dir, options.seed, options.unit_costs));
     progress << fmt::format("  loaded in {:.2f} s", seconds_since(start)) << std::endl;
   } catch (const std::exception& e) {
     result.error = e.what();
@@ -497,7 +497,7 @@ ThreadsResult run_thread_speedup(const CaseSpec& spec, const BenchOptions& optio
   std::string topology_spec;
   Index leaves = 0;
   try {
-    const LoadedCase loaded = load_case(spec, options.data_dir, options.seed);
+    const LoadedCase loaded = load_case(spec, options.data_dir, options.seed, options.unit_costs);
     result.processes = loaded.processes;
     result.entries = loaded.entries;
     topology_spec = loaded.topology_spec;

@@ -20,6 +20,7 @@ struct BenchOptions {
       scotch_args;                   ///< extra scotch_gmap options (e.g. -b0), put before the files
   std::string data_dir;              ///< the shared data folder
   std::uint64_t seed = 1;            ///< stencil permutations, random baseline, MPIPP starts
+  bool unit_costs = false;           ///< every link costs 1: both tools optimise hop-bytes
   int threads = 0;                   ///< passed to treematch as --threads when > 0
   int repeat = 1;                    ///< runs of each command; the minimum wall time is reported
   unsigned timeout_seconds = 900;    ///< per command run; 0 = none

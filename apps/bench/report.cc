@@ -485,6 +485,7 @@ nlohmann::json to_json(const RunInfo& info, const std::vector<CaseResult>& resul
       {"total_seconds", info.total_seconds},
       {"scotch_max_processes", info.scotch_max_processes},
       {"scotch_dense", info.scotch_dense},
+      {"unit_costs", info.unit_costs},
       {"bench_peak_rss_mib", info.bench_peak_rss_mib},
       {"load_average_start", info.load_start},
       {"load_average_end", info.load_end}};

@@ -106,6 +106,7 @@ struct RunInfo {
   double total_seconds = 0.0;
   Index scotch_max_processes = 0;
   bool scotch_dense = false;
+  bool unit_costs = false;          ///< --unit-costs: every link cost 1 for both tools
   double bench_peak_rss_mib = 0.0;  ///< this benchmark process's own ru_maxrss at the end
   std::string load_start;  ///< /proc/loadavg's 1, 5 and 15 minute averages when the run began
   std::string load_end;    ///< ... and when it ended (other work on the machine skews timings)
