@@ -80,7 +80,8 @@ struct PartitionContext {
   int vcycles = 1;
   /// Independent multilevel bisections per split, each with its own matchings and starts; the
   /// lowest cut wins. One bent cut high in the recursion spoils every part below it, and a new
-  /// coarsening escapes it where more starts on the same coarsest graph do not.
+  /// coarsening escapes it where more starts on the same coarsest graph do not. A bisection
+  /// that shapes q parts is made max(attempts, ceil(log2 q)) times.
   int attempts = 4;
   /// Seeds the visit order of the matching and the growing starts (fixed, so results repeat).
   std::uint64_t seed = 1;

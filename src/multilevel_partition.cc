@@ -575,7 +575,13 @@ void split_range(CsrView g, const std::vector<Index>& ids, const std::vector<Ind
   const std::size_t mid = lo + (hi - lo) / 2;
   const Load target0 = std::accumulate(sizes.begin() + static_cast<std::ptrdiff_t>(lo),
                                        sizes.begin() + static_cast<std::ptrdiff_t>(mid), Load{0});
-  const std::vector<Index> side = bisect(g, target0, ctx);
+  // A bent cut spoils the shape of every part it splits: the more parts below it, the more
+  // attempts (ceil(log2(parts)), at least ctx.attempts).
+  PartitionContext own = ctx;
+  int levels_below = 0;
+  while ((std::size_t{1} << levels_below) < hi - lo) ++levels_below;
+  own.attempts = std::max(ctx.attempts, levels_below);
+  const std::vector<Index> side = bisect(g, target0, own);
   std::vector<Index> local_of(at(g.n));
   std::vector<Index> ids_of[2];
   for (Index v = 0; v < g.n; ++v) {

@@ -19,11 +19,12 @@ namespace treematch {
 /// growing from several starts, each polished by FM, partitions the coarsest graph; each finer
 /// level is refined by boundary FM (moves within a balance slack, best prefix kept), with the
 /// sizes made exact at the finest level; then ctx.vcycles V-cycles (coarsen again inside the two
-/// sides, FM again) keep any lower cut. Each bisection is made ctx.attempts times with different
-/// seeds (as parallel tasks) and the lowest cut kept. The two halves of a bisection are split as
-/// parallel tasks (they share nothing), so the result is the same for any thread count. O(nnz log
-/// k) for k parts, times the FM passes and V-cycles. Returns the part of each vertex. Throws
-/// std::invalid_argument if the sizes do not sum to graph.n or one is < 1.
+/// sides, FM again) keep any lower cut. Each bisection into q parts is made max(ctx.attempts,
+/// ceil(log2 q)) times with different seeds (as parallel tasks) and the lowest cut kept. The two
+/// halves of a bisection are split as parallel tasks (they share nothing), so the result is the
+/// same for any thread count. O(nnz log k) for k parts, times the FM passes and V-cycles. Returns
+/// the part of each vertex. Throws std::invalid_argument if the sizes do not sum to graph.n or one
+/// is < 1.
 std::vector<kernels::Index> multilevel_partition(kernels::CsrView graph,
                                                  const std::vector<kernels::Index>& sizes,
                                                  const PartitionContext& ctx = {});
