@@ -169,15 +169,17 @@ constexpr TrafficClass kOneSided = TrafficClass::kOneSided;
 // The counting of each collective and one-sided call, shared by its blocking and non-blocking
 // (or request-based) forms.
 
-/// What MPI_Bcast and MPI_Ibcast send (collective_volume.h).
-void count_bcast(int count, MPI_Datatype type, int root, MPI_Comm comm) noexcept {
+/// The root sends `count` elements to every other member: MPI_Bcast, MPI_Scatter and their
+/// non-blocking forms (collective_volume.h).
+void count_from_root(int count, MPI_Datatype type, int root, MPI_Comm comm) noexcept {
   count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
     collective::from_root(r, g, root, bytes_of(count, type));
   });
 }
 
-/// What MPI_Reduce and MPI_Ireduce send (collective_volume.h).
-void count_reduce(int count, MPI_Datatype type, int root, MPI_Comm comm) noexcept {
+/// Every other member sends `count` elements to the root: MPI_Reduce, MPI_Gather, MPI_Gatherv and
+/// their non-blocking forms (collective_volume.h).
+void count_to_root(int count, MPI_Datatype type, int root, MPI_Comm comm) noexcept {
   count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
     collective::to_root(r, g, root, bytes_of(count, type));
   });
@@ -187,20 +189,6 @@ void count_reduce(int count, MPI_Datatype type, int root, MPI_Comm comm) noexcep
 void count_allreduce(int count, MPI_Datatype type, MPI_Comm comm) noexcept {
   count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
     collective::to_all(r, g, bytes_of(count, type));
-  });
-}
-
-/// What MPI_Gather, MPI_Igather, MPI_Gatherv and MPI_Igatherv send (collective_volume.h).
-void count_gather(int sendcount, MPI_Datatype sendtype, int root, MPI_Comm comm) noexcept {
-  count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
-    collective::to_root(r, g, root, bytes_of(sendcount, sendtype));
-  });
-}
-
-/// What MPI_Scatter and MPI_Iscatter send (collective_volume.h).
-void count_scatter(int sendcount, MPI_Datatype sendtype, int root, MPI_Comm comm) noexcept {
-  count_collective(comm, [&](TrafficRecorder& r, PeerGroup& g) {
-    collective::from_root(r, g, root, bytes_of(sendcount, sendtype));
   });
 }
 
@@ -497,28 +485,28 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
 
 int MPI_Bcast(void* buffer, int count, MPI_Datatype type, int root, MPI_Comm comm) {
   const int rc = PMPI_Bcast(buffer, count, type, root, comm);
-  if (rc == MPI_SUCCESS) count_bcast(count, type, root, comm);
+  if (rc == MPI_SUCCESS) count_from_root(count, type, root, comm);
   return rc;
 }
 
 int MPI_Ibcast(void* buffer, int count, MPI_Datatype type, int root, MPI_Comm comm,
                MPI_Request* request) {
   const int rc = PMPI_Ibcast(buffer, count, type, root, comm, request);
-  if (rc == MPI_SUCCESS) count_bcast(count, type, root, comm);
+  if (rc == MPI_SUCCESS) count_from_root(count, type, root, comm);
   return rc;
 }
 
 int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                int root, MPI_Comm comm) {
   const int rc = PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
-  if (rc == MPI_SUCCESS) count_reduce(count, type, root, comm);
+  if (rc == MPI_SUCCESS) count_to_root(count, type, root, comm);
   return rc;
 }
 
 int MPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                 int root, MPI_Comm comm, MPI_Request* request) {
   const int rc = PMPI_Ireduce(sendbuf, recvbuf, count, type, op, root, comm, request);
-  if (rc == MPI_SUCCESS) count_reduce(count, type, root, comm);
+  if (rc == MPI_SUCCESS) count_to_root(count, type, root, comm);
   return rc;
 }
 
@@ -540,7 +528,7 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   const int rc =
       PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-  if (rc == MPI_SUCCESS) count_gather(sendcount, sendtype, root, comm);
+  if (rc == MPI_SUCCESS) count_to_root(sendcount, sendtype, root, comm);
   return rc;
 }
 
@@ -549,7 +537,7 @@ int MPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
                 MPI_Request* request) {
   const int rc =
       PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
-  if (rc == MPI_SUCCESS) count_gather(sendcount, sendtype, root, comm);
+  if (rc == MPI_SUCCESS) count_to_root(sendcount, sendtype, root, comm);
   return rc;
 }
 
@@ -558,7 +546,7 @@ int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
                 MPI_Comm comm) {
   const int rc =
       PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
-  if (rc == MPI_SUCCESS) count_gather(sendcount, sendtype, root, comm);
+  if (rc == MPI_SUCCESS) count_to_root(sendcount, sendtype, root, comm);
   return rc;
 }
 
@@ -567,7 +555,7 @@ int MPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
                  MPI_Comm comm, MPI_Request* request) {
   const int rc = PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                                root, comm, request);
-  if (rc == MPI_SUCCESS) count_gather(sendcount, sendtype, root, comm);
+  if (rc == MPI_SUCCESS) count_to_root(sendcount, sendtype, root, comm);
   return rc;
 }
 
@@ -575,7 +563,7 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   const int rc =
       PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-  if (rc == MPI_SUCCESS) count_scatter(sendcount, sendtype, root, comm);
+  if (rc == MPI_SUCCESS) count_from_root(sendcount, sendtype, root, comm);
   return rc;
 }
 
@@ -584,7 +572,7 @@ int MPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
                  MPI_Request* request) {
   const int rc = PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                                comm, request);
-  if (rc == MPI_SUCCESS) count_scatter(sendcount, sendtype, root, comm);
+  if (rc == MPI_SUCCESS) count_from_root(sendcount, sendtype, root, comm);
   return rc;
 }
 
