@@ -2,6 +2,7 @@
 #include "src/multilevel_partition.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstdlib>
 #include <numeric>
 #include <stdexcept>
@@ -578,9 +579,7 @@ void split_range(CsrView g, const std::vector<Index>& ids, const std::vector<Ind
   // A bent cut spoils the shape of every part it splits: the more parts below it, the more
   // attempts (ceil(log2(parts)), at least ctx.attempts).
   PartitionContext own = ctx;
-  int levels_below = 0;
-  while ((std::size_t{1} << levels_below) < hi - lo) ++levels_below;
-  own.attempts = std::max(ctx.attempts, levels_below);
+  own.attempts = std::max(ctx.attempts, static_cast<int>(std::bit_width(hi - lo - 1)));
   const std::vector<Index> side = bisect(g, target0, own);
   std::vector<Index> local_of(at(g.n));
   std::vector<Index> ids_of[2];
