@@ -1,5 +1,5 @@
 // Builds the 27-point stencil graph with a seeded, portable rank permutation.
-#include "apps/bench/stencil.h"
+#include "src/stencil_pattern.h"
 
 #include <algorithm>
 #include <limits>
@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <utility>
 
-namespace treematch::bench {
+namespace treematch {
 namespace {
 
 /// Uniform integer in [0, bound) from raw 64-bit outputs, rejecting the biased tail.
@@ -90,4 +90,4 @@ CommGraph make_stencil_27(const StencilSpec& spec) {
                                        std::move(weights));
 }
 
-}  // namespace treematch::bench
+}  // namespace treematch

@@ -1,4 +1,4 @@
-// Synthetic communication patterns for the benchmark: a 3-D 27-point stencil with shuffled ranks.
+// A synthetic regular pattern: a 3-D 27-point stencil with shuffled ranks (benchmark and tests).
 #pragma once
 
 #include <cstdint>
@@ -6,7 +6,7 @@
 
 #include "src/comm_graph.h"
 
-namespace treematch::bench {
+namespace treematch {
 
 /// A box of nx x ny x nz processes, each exchanging with its up to 26 neighbours inside the box
 /// (no wraparound). Weights are per direction and symmetric: a neighbour across a face (one
@@ -33,4 +33,4 @@ std::vector<Index> seeded_permutation(Index n, std::uint64_t seed);
 /// cells.
 CommGraph make_stencil_27(const StencilSpec& spec);
 
-}  // namespace treematch::bench
+}  // namespace treematch

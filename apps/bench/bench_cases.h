@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "apps/bench/hierarchical.h"
-#include "apps/bench/stencil.h"
 #include "src/comm_graph.h"
 #include "src/geometric_pattern.h"
+#include "src/stencil_pattern.h"
 #include "src/topology.h"
 
 namespace treematch::bench {

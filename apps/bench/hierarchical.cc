@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "apps/bench/stencil.h"
+#include "src/stencil_pattern.h"
 
 namespace treematch::bench {
 namespace {

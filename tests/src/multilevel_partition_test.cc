@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <cstdlib>
 #include <set>
 #include <stdexcept>
 #include <vector>
@@ -14,6 +13,7 @@
 
 #include "src/constrained_mapping.h"
 #include "src/cost.h"
+#include "src/stencil_pattern.h"
 #include "src/treematch.h"
 #include "tests/src/hierarchical_pattern.h"
 
@@ -121,34 +121,6 @@ TEST(MultilevelPartition, MoreAttemptsNeverCutMoreInABisection) {
   }
 }
 
-/// The 27-point stencil of an nx x ny x nz box (face 1000, edge 100, corner 10), cell (x, y, z)
-/// numbered label[(x * ny + y) * nz + z].
-CommGraph stencil_graph(Index nx, Index ny, Index nz, const std::vector<Index>& label) {
-  const auto cell = [&](Index x, Index y, Index z) {
-    return label[static_cast<std::size_t>((x * ny + y) * nz + z)];
-  };
-  std::vector<Triplet> triplets;
-  for (Index x = 0; x < nx; ++x) {
-    for (Index y = 0; y < ny; ++y) {
-      for (Index z = 0; z < nz; ++z) {
-        for (Index dx = -1; dx <= 1; ++dx) {
-          for (Index dy = -1; dy <= 1; ++dy) {
-            for (Index dz = -1; dz <= 1; ++dz) {
-              const Index far = std::abs(dx) + std::abs(dy) + std::abs(dz);
-              if (far == 0 || x + dx < 0 || x + dx >= nx || y + dy < 0 || y + dy >= ny ||
-                  z + dz < 0 || z + dz >= nz)
-                continue;
-              const double weight = far == 1 ? 1000.0 : far == 2 ? 100.0 : 10.0;
-              triplets.push_back(Triplet{cell(x, y, z), cell(x + dx, y + dy, z + dz), weight});
-            }
-          }
-        }
-      }
-    }
-  }
-  return CommGraph::from_triplets(nx * ny * nz, std::move(triplets));
-}
-
 //   A 32 x 16 x 16 stencil, ranks shuffled, on 64 switches x 16 nodes x 2 packages x 4 cores:
 //   the cheapest mapping nests blocks, 4 x 4 x 8 cells per switch, 2 x 2 x 2 per node, 2 x 2 x 1
 //   per package (every level's cut is then the least a box of that size can have). TreeMatch
@@ -160,10 +132,12 @@ TEST(MultilevelTopDown, ShuffledStencilMapsAtTheNestedBlocksCost) {
   constexpr Index kZ = 16;
   const Topology tree = tree_of({64, 16, 2, 4});
   for (std::uint64_t seed = 1; seed <= 3; ++seed) {
-    const std::vector<Index> label = random_permutation(kX * kY * kZ, seed);
-    const CommGraph graph = stencil_graph(kX, kY, kZ, label);
+    const CommGraph graph =
+        make_stencil_27(StencilSpec{.nx = kX, .ny = kY, .nz = kZ, .seed = seed});
+    // Cell (x, y, z) runs as rank_of_cell[x + kX * (y + kY * z)] (make_stencil_27).
+    const std::vector<Index> rank_of_cell = seeded_permutation(kX * kY * kZ, seed);
     Mapping blocks;  // the nested blocks, leaf = switch, node, package, core in that order
-    blocks.leaf_of_rank.resize(label.size());
+    blocks.leaf_of_rank.resize(rank_of_cell.size());
     for (Index x = 0; x < kX; ++x) {
       for (Index y = 0; y < kY; ++y) {
         for (Index z = 0; z < kZ; ++z) {
@@ -171,8 +145,8 @@ TEST(MultilevelTopDown, ShuffledStencilMapsAtTheNestedBlocksCost) {
           const Index node = ((x % 4) / 2 * 2 + (y % 4) / 2) * 4 + (z % 8) / 2;
           const Index package = z % 2;
           const Index core = x % 2 * 2 + y % 2;
-          blocks.leaf_of_rank[static_cast<std::size_t>(
-              label[static_cast<std::size_t>((x * kY + y) * kZ + z)])] =
+          const Index rank = rank_of_cell[static_cast<std::size_t>(x + kX * (y + kY * z))];
+          blocks.leaf_of_rank[static_cast<std::size_t>(rank)] =
               ((sw * 16 + node) * 2 + package) * 4 + core;
         }
       }
