@@ -6,8 +6,11 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "apps/map_command.h"
+#include "io/input_error.h"
 #include "io/mapping_reader.h"
 #include "src/cost.h"
+#include "src/mapping_check.h"
 
 namespace treematch::apps {
 
@@ -15,17 +18,28 @@ CLI::App* add_eval_command(CLI::App& app, EvalOptions& options) {
   CLI::App* eval =
       app.add_subcommand("eval", "cost of a mapping: hop-bytes and link-cost-weighted");
   add_input_options(*eval, options.input);
-  eval->add_option("--mapping", options.mapping, "perm file: line i = leaf of rank i")->required();
+  eval->add_option("--mapping", options.mapping,
+                   "a mapping as treematch map writes it: perm (line i = core of rank i), "
+                   "rankfile or json")
+      ->required();
+  eval->add_option("--hosts", options.hosts,
+                   "host names of the machines, a,b,c or a file (to read a rankfile's hosts)");
   eval->add_flag("--json", options.json, "print a JSON object instead of text");
   return eval;
 }
 
 int run_eval(const EvalOptions& options) {
   const Inputs inputs = load_inputs(options.input);
-  const Mapping mapping =
-      io::read_mapping(options.mapping, inputs.topology, inputs.numbering, inputs.graph.size());
-  const MappingCost cost = evaluate_cost(inputs.graph, inputs.topology, mapping);
-  const std::vector<double> by_height = traffic_by_height(inputs.graph, inputs.topology, mapping);
+  const CommGraph& graph = inputs.whole_graph();
+  io::MappingFileOptions file{inputs.numbering, parse_hosts(options.hosts)};
+  if (file.hosts.empty()) file.hosts = inputs.hosts;
+  const Mapping mapping = io::read_mapping(options.mapping, inputs.topology, file);
+  // A mapping the launcher could not run is refused, not costed.
+  const std::string problem = mapping_problem(mapping, graph.size(), inputs.topology,
+                                              inputs.allowed_leaves, options.input.oversubscribe);
+  if (!problem.empty()) throw io::InputError(options.mapping, problem);
+  const MappingCost cost = evaluate_cost(graph, inputs.topology, mapping);
+  const std::vector<double> by_height = traffic_by_height(graph, inputs.topology, mapping);
   if (options.json) {
     std::cout << nlohmann::json{{"hop_bytes", cost.hop_bytes},
                                 {"weighted", cost.weighted},

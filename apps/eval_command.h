@@ -11,7 +11,8 @@ namespace treematch::apps {
 
 struct EvalOptions {
   InputOptions input;
-  std::string mapping;
+  std::string mapping;  ///< perm, rankfile or json, as `treematch map` writes them
+  std::string hosts;    ///< host names of the machines (to place rankfile lines)
   bool json = false;
 };
 

@@ -58,7 +58,8 @@ Inputs read_matrix_inputs(const InputOptions& options) {
 
 /// `inputs` placed on `placement`, once the processes are known to fit.
 Inputs placed(Inputs inputs, Placement placement, const InputOptions& options) {
-  check_fits(placement, inputs.processes(), options.oversubscribe, options.matrix);
+  check_fits(placement, inputs.processes(), options.oversubscribe, options.matrix,
+             options.hardware_threads);
   inputs.topology = std::move(placement.topology);
   inputs.allowed_leaves = std::move(placement.allowed_leaves);
   inputs.hosts = std::move(placement.hosts);
@@ -87,10 +88,14 @@ void add_input_options(CLI::App& command, InputOptions& options) {
       .add_option("--numbering", options.numbering, "leaf ids in and out: logical | physical (OS)")
       ->capture_default_str();
   command.add_option("--cores", options.cores,
-                     "only these leaves may be used: list (0-3,8) or file");
-  command.add_option("--oversubscribe", options.oversubscribe, "processes allowed per leaf")
+                     "only these cores (or hardware threads) may be used: list (0-3,8) or file, "
+                     "in the --numbering given");
+  command.add_option("--oversubscribe", options.oversubscribe, "processes allowed per core")
       ->check(at_least(1))
       ->capture_default_str();
+  command.add_flag("--hwthreads", options.hardware_threads,
+                   "hardware threads are the leaves, not cores (as Open MPI's "
+                   "--use-hwthread-cpus): one process per thread, outputs numbered by thread");
   command
       .add_option("--node-size", options.node_size,
                   "leaves per machine (default: from the topology)")

@@ -25,6 +25,8 @@ struct InputOptions {
   std::string numbering = "logical";
   std::string cores;  ///< --cores list or file; empty = all leaves
   int oversubscribe = 1;
+  /// --hwthreads: hardware threads are the leaves (Open MPI's --use-hwthread-cpus), not cores.
+  bool hardware_threads = false;
   int node_size = 0;       ///< leaves per machine, 0 = from the topology
   std::string link_costs;  ///< "1:10:100": per-level link costs, bottom-up; empty = the topology's
   int threads = 0;
@@ -34,8 +36,8 @@ struct InputOptions {
   long long gather_entries = distributed::DistributedContext{}.gather_entries;
 };
 
-/// Registers --matrix, --topology, --metric, --numbering, --cores, --oversubscribe, --node-size
-/// and --threads on `command`.
+/// Registers --matrix, --topology, --metric, --numbering, --cores, --oversubscribe, --hwthreads,
+/// --node-size and --threads on `command`.
 void add_input_options(CLI::App& command, InputOptions& options);
 
 /// What the options denote, read and checked.

@@ -27,6 +27,8 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+}  // namespace
+
 std::vector<std::string> parse_hosts(const std::string& spec) {
   std::vector<std::string> hosts;
   if (spec.empty()) return hosts;
@@ -42,6 +44,8 @@ std::vector<std::string> parse_hosts(const std::string& spec) {
   }
   return hosts;
 }
+
+namespace {
 
 nlohmann::json cost_json(const CostRow& row) {
   nlohmann::json j{
@@ -201,9 +205,11 @@ CLI::App* add_map_command(CLI::App& app, MapOptions& options) {
 }
 
 io::OutputOptions map_output_options(const MapOptions& options) {
-  return io::OutputOptions{io::parse_output_format(options.format),
-                           io::parse_numbering(options.input.numbering),
-                           parse_hosts(options.hosts)};
+  io::OutputOptions output{io::parse_output_format(options.format),
+                           io::parse_numbering(options.input.numbering), parse_hosts(options.hosts),
+                           options.input.hardware_threads};
+  if (!options.output.empty() && options.output != "-") output.path = options.output;
+  return output;
 }
 
 Context map_context(const MapOptions& options, const Inputs& inputs) {

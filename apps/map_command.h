@@ -64,6 +64,9 @@ struct MapOutcome {
   nlohmann::json report;      ///< matrix, sizes, topology, seconds and costs (--format json)
 };
 
+/// Host names from --hosts: "a,b,c", or a file of whitespace-separated names; "" = none.
+std::vector<std::string> parse_hosts(const std::string& spec);
+
 /// The launcher output settings of `options` (--format, --numbering, --hosts); throws InputError.
 io::OutputOptions map_output_options(const MapOptions& options);
 

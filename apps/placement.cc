@@ -11,6 +11,7 @@
 #include "apps/inputs.h"
 #include "io/cores_list.h"
 #include "io/input_error.h"
+#include "io/mapping_writer.h"
 #include "io/topology_reader.h"
 #include "src/distributed/allocation_topology.h"
 
@@ -41,23 +42,65 @@ Topology apply_link_costs(const Topology& topology, const std::string& spec) {
   }
 }
 
+namespace {
+
+/// The leaves --cores names (logical numbers count the present leaves, as hwloc's logical index
+/// does; physical ones are OS indexes of a leaf or of one of its PUs), as positions.
+std::vector<Index> named_cores(const InputOptions& options, const Placement& placement) {
+  const Topology& topology = placement.topology;
+  const bool physical = io::parse_numbering(options.numbering) == io::Numbering::kPhysical;
+  std::vector<Index> cpu_owner;  // [OS index of a PU] = its leaf, for physical ids of PUs
+  if (physical && topology.has_multi_cpu_leaves()) {
+    for (Index leaf = 0; leaf < topology.leaf_count(); ++leaf) {
+      for (const Index cpu : topology.cpus(leaf)) {
+        if (static_cast<std::size_t>(cpu) >= cpu_owner.size())
+          cpu_owner.resize(static_cast<std::size_t>(cpu) + 1, -1);
+        cpu_owner[static_cast<std::size_t>(cpu)] = leaf;
+      }
+    }
+  }
+  std::vector<Index> leaves;
+  for (const Index id :
+       io::parse_cores_list(options.cores, physical ? std::numeric_limits<Index>::max()
+                                                    : topology.present_leaf_count())) {
+    Index leaf = physical ? topology.leaf_of_os_index(id) : topology.leaf_of_logical(id);
+    if (leaf < 0 && static_cast<std::size_t>(id) < cpu_owner.size())
+      leaf = cpu_owner[static_cast<std::size_t>(id)];
+    if (leaf < 0) {
+      throw io::InputError(options.cores, "--cores names OS index " + std::to_string(id) + " but " +
+                                              placement.source +
+                                              " has no core or PU with that index");
+    }
+    leaves.push_back(leaf);
+  }
+  std::sort(leaves.begin(), leaves.end());
+  leaves.erase(std::unique(leaves.begin(), leaves.end()), leaves.end());
+  return leaves;
+}
+
+}  // namespace
+
 Placement load_placement(const InputOptions& options, MPI_Comm comm) {
   Placement placement;
   placement.source = options.topology.empty() ? std::string("this machine") : options.topology;
-  std::vector<Index> allocated_leaves;  // leaves of real nodes when --network has spare slots
+  const io::TopologyOptions leaves{.hardware_threads = options.hardware_threads};
+  std::vector<Index> constrained;  // leaves a Scotch sub-architecture allows
   if (options.topology == "allocation") {
     const distributed::NetworkShape network = distributed::parse_network(options.network);
     distributed::AllocationTopology allocation =
-        comm == MPI_COMM_NULL ? distributed::read_allocation_topology(network)
-                              : distributed::gather_allocation_topology(comm, network);
+        comm == MPI_COMM_NULL ? distributed::read_allocation_topology(network, leaves)
+                              : distributed::gather_allocation_topology(comm, network, leaves);
     placement.topology = std::move(allocation.topology);
     placement.hosts = std::move(allocation.hosts);
-    allocated_leaves = std::move(allocation.allowed_leaves);
   } else {
     if (!options.network.empty()) {
       throw io::InputError("--network", "applies to --topology allocation only");
     }
-    placement.topology = io::read_topology(options.topology);
+    io::ConstrainedTopology read = io::read_topology_with_constraints(options.topology, leaves);
+    placement.topology = std::move(read.topology);
+    constrained = std::move(read.allowed);
+    // Outputs for this machine name it, so that a launcher started here finds it.
+    if (options.topology.empty()) placement.hosts = {distributed::this_host_name()};
   }
   if (options.node_size > 0) {
     try {
@@ -68,49 +111,42 @@ Placement load_placement(const InputOptions& options, MPI_Comm comm) {
   }
   placement.topology = apply_link_costs(placement.topology, options.link_costs);
 
+  // Usable leaves: the present ones, narrowed by a sub-architecture and by --cores.
   std::vector<Index>& allowed = placement.allowed_leaves;
   if (!options.cores.empty()) {
-    const bool physical = io::parse_numbering(options.numbering) == io::Numbering::kPhysical;
-    for (Index id :
-         io::parse_cores_list(options.cores, physical ? std::numeric_limits<Index>::max()
-                                                      : placement.topology.leaf_count())) {
-      const Index leaf = physical ? placement.topology.leaf_of_os_index(id) : id;
-      if (leaf < 0) {
-        throw io::InputError(options.cores, "--cores names OS index " + std::to_string(id) +
-                                                " but " + placement.source +
-                                                " has no leaf with that index");
-      }
-      allowed.push_back(leaf);
-    }
-    std::sort(allowed.begin(), allowed.end());
-  }
-  if (!allocated_leaves.empty()) {
-    if (allowed.empty()) {
-      allowed = std::move(allocated_leaves);
-    } else {
+    allowed = named_cores(options, placement);
+    if (!constrained.empty()) {
       std::erase_if(allowed, [&](Index leaf) {
-        return !std::binary_search(allocated_leaves.begin(), allocated_leaves.end(), leaf);
+        return !std::binary_search(constrained.begin(), constrained.end(), leaf);
       });
-      if (allowed.empty()) {
-        throw io::InputError(options.cores, "--cores names no core of the job's nodes");
-      }
     }
+    if (allowed.empty()) {
+      throw io::InputError(options.cores, "--cores names no usable core of " + placement.source);
+    }
+  } else if (!constrained.empty()) {
+    allowed = std::move(constrained);
+  } else if (placement.topology.has_holes()) {
+    allowed = placement.topology.present_leaves();
   }
   return placement;
 }
 
 void check_fits(const Placement& placement, long long processes, int oversubscribe,
-                const std::string& matrix) {
+                const std::string& matrix, bool hardware_threads) {
   const bool all = placement.allowed_leaves.empty();
   const long long leaves = all ? placement.topology.leaf_count()
                                : static_cast<long long>(placement.allowed_leaves.size());
   const long long slots = leaves * oversubscribe;
   if (processes <= slots) return;
-  throw io::InputError(matrix, std::to_string(processes) + " processes but " + placement.source +
-                                   " offers " + std::to_string(slots) + " slots (" +
-                                   std::to_string(leaves) + (all ? " leaves" : " allowed leaves") +
-                                   " x " + std::to_string(oversubscribe) +
-                                   "); use --oversubscribe N to allow N processes per leaf");
+  const bool threads_help = !hardware_threads && placement.topology.has_multi_cpu_leaves();
+  const std::string unit = hardware_threads ? "hardware threads" : "cores";
+  throw io::InputError(
+      matrix, std::to_string(processes) + " processes but " + placement.source + " offers " +
+                  std::to_string(slots) + " slots (" + std::to_string(leaves) + " " +
+                  (all ? "" : "usable ") + unit + " x " + std::to_string(oversubscribe) +
+                  "); use --oversubscribe N to allow N processes per " +
+                  (hardware_threads ? "hardware thread" : "core") +
+                  (threads_help ? " or --hwthreads to place one process per hardware thread" : ""));
 }
 
 }  // namespace treematch::apps

@@ -12,26 +12,32 @@ namespace treematch::apps {
 
 struct InputOptions;
 
-/// Where processes may go: what --topology, --network, --node-size, --link-costs and --cores
-/// denote. A batch loads it once and maps every pattern onto it.
+/// Where processes may go: what --topology, --network, --node-size, --link-costs, --hwthreads and
+/// --cores denote. A batch loads it once and maps every pattern onto it.
 struct Placement {
   Topology topology;
-  std::vector<Index> allowed_leaves;  ///< logical, sorted; empty = all
-  std::vector<std::string> hosts;     ///< per machine, from --topology allocation; else empty
-  std::string source;                 ///< the topology as errors name it: its spec or this machine
+  /// Positions usable, sorted: the present leaves (a tree with holes), narrowed by a Scotch
+  /// sub-architecture and --cores; empty = every position (no holes, no constraint).
+  std::vector<Index> allowed_leaves;
+  /// Per machine: the nodes of --topology allocation, this host for this machine; else empty.
+  std::vector<std::string> hosts;
+  std::string source;  ///< the topology as errors name it: its spec or this machine
 };
 
 /// Reads the placement of `options`. With --topology allocation the job's nodes are gathered
 /// collectively over `comm` (every rank must call; MPI_COMM_NULL: MPI_COMM_WORLD when MPI is
 /// initialised, else this machine as the one node); any other topology is read by this process
-/// alone. Throws io::InputError naming the option for anything wrong (--network with another
-/// topology, a bad --node-size, --link-costs or --cores).
+/// alone. --cores ids are logical (the rank among the present cores, hwloc's logical index) or,
+/// with --numbering physical, OS indexes of a core or of one of its PUs. Throws io::InputError
+/// naming the option for anything wrong (--network with another topology, a bad --node-size,
+/// --link-costs or --cores, --cores naming nothing usable).
 Placement load_placement(const InputOptions& options, MPI_Comm comm);
 
 /// Throws io::InputError naming `matrix` when `processes` exceed the placement's slots (usable
-/// leaves x `oversubscribe`), saying how many there are and that --oversubscribe N helps.
+/// leaves x `oversubscribe`), saying how many there are and that --oversubscribe N helps (and
+/// --hwthreads, when cores have several hardware threads and they are not the leaves yet).
 void check_fits(const Placement& placement, long long processes, int oversubscribe,
-                const std::string& matrix);
+                const std::string& matrix, bool hardware_threads);
 
 /// `topology` with the link costs of --link-costs ("1:10:100", one per level, the leaves' links
 /// first); unchanged when `spec` is empty. Throws io::InputError naming --link-costs for a bad

@@ -10,6 +10,7 @@
 #include <tbb/global_control.h>
 
 #include "apps/batch_command.h"
+#include "apps/bind_command.h"
 #include "apps/convert_command.h"
 #include "apps/eval_command.h"
 #include "apps/generate_command.h"
@@ -20,17 +21,33 @@
 namespace {
 
 /// One line on stderr and the exit code; under MPI with several ranks, every rank ends with it.
-int fail(const treematch::distributed::MpiEnvironment& mpi, const std::string& message, int code) {
-  if (mpi.size() > 1) mpi.abort("treematch: error: " + message, code);
+int fail(const treematch::distributed::MpiEnvironment* mpi, const std::string& message, int code) {
+  if (mpi != nullptr && mpi->size() > 1) mpi->abort("treematch: error: " + message, code);
   std::cerr << "treematch: error: " << message << '\n';
   return code;
+}
+
+/// `treematch bind` runs under a launcher but must not initialise MPI: the program it becomes
+/// does. It returns only with an error.
+int bind(const treematch::apps::BindOptions& options) {
+  try {
+    return treematch::apps::run_bind(options);
+  } catch (const treematch::io::InputError& e) {
+    return fail(nullptr, e.what(), 2);
+  } catch (const std::exception& e) {
+    return fail(nullptr, e.what(), 1);
+  }
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace treematch::apps;
-  const treematch::distributed::MpiEnvironment mpi(argc, argv);
+  // MPI starts only for the commands that use it, once the command line is known.
+  const bool binding = argc > 1 && std::string(argv[1]) == "bind";
+  std::optional<treematch::distributed::MpiEnvironment> environment;
+  if (!binding) environment.emplace(argc, argv);
+  const treematch::distributed::MpiEnvironment* mpi = environment ? &*environment : nullptr;
   CLI::App app{"treematch: place MPI processes on cores so that heavy communicators are close"};
   app.require_subcommand(1);
   MapOptions map_options;
@@ -38,11 +55,13 @@ int main(int argc, char** argv) {
   ConvertOptions convert_options;
   GenerateOptions generate_options;
   BatchOptions batch_options;
+  BindOptions bind_options;
   CLI::App* map = add_map_command(app, map_options);
   CLI::App* eval = add_eval_command(app, eval_options);
   CLI::App* convert = add_convert_command(app, convert_options);
   CLI::App* generate = add_generate_command(app, generate_options);
   CLI::App* batch = add_batch_command(app, batch_options);
+  CLI::App* bind_app = add_bind_command(app, bind_options);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {  // --help: CLI11 prints the usage
@@ -53,9 +72,10 @@ int main(int argc, char** argv) {
     const std::string command = parsed.empty() ? "treematch" : "treematch " + parsed[0]->get_name();
     return fail(mpi, std::string(e.what()) + " (see " + command + " --help)", 2);
   }
+  if (bind_app->parsed()) return bind(bind_options);
 
-  map_options.writer = mpi.rank() == 0;
-  map_options.input.comm = mpi.active() ? MPI_COMM_WORLD : MPI_COMM_NULL;
+  map_options.writer = mpi->rank() == 0;
+  map_options.input.comm = mpi->active() ? MPI_COMM_WORLD : MPI_COMM_NULL;
   const int threads = map->parsed()     ? map_options.input.threads
                       : batch->parsed() ? batch_options.map.input.threads
                                         : eval_options.input.threads;
@@ -68,7 +88,7 @@ int main(int argc, char** argv) {
     if (convert->parsed()) return run_convert(convert_options);
     if (generate->parsed()) return run_generate(generate_options);
     if (batch->parsed())
-      return run_batch(batch_options, mpi.active() ? MPI_COMM_WORLD : MPI_COMM_NULL);
+      return run_batch(batch_options, mpi->active() ? MPI_COMM_WORLD : MPI_COMM_NULL);
   } catch (const treematch::io::InputError& e) {
     return fail(mpi, e.what(), 2);
   } catch (const std::bad_alloc&) {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "io/input_error.h"
+#include "src/unbalanced_tree.h"
 
 namespace treematch::io {
 
@@ -96,46 +97,83 @@ int synthetic_machine_level(hwloc_topology_t topology, int leaf_depth) {
 
 enum class MachineRule { kOneMachine, kSynthetic };
 
-Topology convert(hwloc_topology_t topology, const std::string& source, MachineRule rule) {
+/// Depth-first walk of hwloc's normal children into the leaf paths of an UnbalancedTree.
+class TreeWalk {
+ public:
+  TreeWalk(const std::string& source, int leaf_depth, UnbalancedTree& tree)
+      : source_(source),
+        leaf_depth_(leaf_depth),
+        tree_(tree),
+        path_(static_cast<std::size_t>(leaf_depth), 0) {}
+
+  void visit(hwloc_obj_t object) {
+    if (object->depth >= leaf_depth_ || object->type == HWLOC_OBJ_PU) {
+      add_leaf(object);
+      return;
+    }
+    Index child_index = 0;
+    for (hwloc_obj_t child = object->first_child; child != nullptr; child = child->next_sibling) {
+      // A child may sit deeper than the next level (a level missing under this node): the
+      // levels in between get a single child; a PU outside any core stops at the leaf level.
+      const int child_depth = std::min(child->depth, leaf_depth_);
+      std::fill(path_.begin() + object->depth, path_.end(), 0);
+      path_[static_cast<std::size_t>(child_depth - 1)] = child_index++;
+      visit(child);
+    }
+  }
+
+ private:
+  /// The OS indexes of the PUs in `object`'s subtree (as its PUs name themselves, like the PU
+  /// leaves of --hwthreads; hand-written XML files may disagree with the cpuset bits).
+  void collect_pus(hwloc_obj_t object) {
+    if (object->type == HWLOC_OBJ_PU) {
+      if (object->os_index == HWLOC_UNKNOWN_INDEX) {
+        throw InputError(source_,
+                         "PU L#" + std::to_string(object->logical_index) + " has no OS index");
+      }
+      cpus_.push_back(checked_index(object->os_index, source_, "PU OS index"));
+      return;
+    }
+    for (hwloc_obj_t child = object->first_child; child != nullptr; child = child->next_sibling)
+      collect_pus(child);
+  }
+
+  void add_leaf(hwloc_obj_t object) {
+    cpus_.clear();
+    collect_pus(object);
+    if (cpus_.empty()) {
+      throw InputError(source_, level_name(object) + " L#" + std::to_string(object->logical_index) +
+                                    " has no PU");
+    }
+    std::sort(cpus_.begin(), cpus_.end());
+    std::fill(path_.begin() + std::min(object->depth, leaf_depth_), path_.end(), 0);
+    try {
+      tree_.add_leaf(path_, cpus_.front(), cpus_);
+    } catch (const std::invalid_argument& error) {
+      throw InputError(source_, std::string("hwloc tree: ") + error.what());
+    }
+  }
+
+  const std::string& source_;
+  int leaf_depth_;
+  UnbalancedTree& tree_;
+  std::vector<Index> path_;
+  std::vector<Index> cpus_;
+};
+
+Topology convert(hwloc_topology_t topology, const std::string& source, MachineRule rule,
+                 const TopologyOptions& options) {
   const int depth_count = hwloc_topology_get_depth(topology);
-  const int leaf_depth = depth_count - 1;
-  if (leaf_depth < 0 || hwloc_get_type_depth(topology, HWLOC_OBJ_PU) != leaf_depth) {
+  const int pu_depth = depth_count - 1;
+  if (pu_depth < 0 || hwloc_get_type_depth(topology, HWLOC_OBJ_PU) != pu_depth) {
     throw InputError(source, "hwloc topology has no PU level at the bottom");
   }
+  const int core_depth = hwloc_get_type_depth(topology, HWLOC_OBJ_CORE);
+  // Cores are the leaves, as launchers bind by default; PUs when asked or when there is no core.
+  const int leaf_depth = !options.hardware_threads && core_depth > 0 ? core_depth : pu_depth;
   std::vector<TreeLevel> levels;
-  for (int d = 0; d < leaf_depth; ++d) {
-    const int count = hwloc_get_nbobjs_by_depth(topology, d);
-    if (count <= 0) throw HwlocError("hwloc_get_nbobjs_by_depth(" + std::to_string(d) + ") failed");
-    const hwloc_obj_t first = object_at(topology, d, 0);
-    for (unsigned i = 0; i < static_cast<unsigned>(count); ++i) {
-      const hwloc_obj_t node = object_at(topology, d, i);
-      if (node->arity != first->arity) {
-        throw InputError(source, "asymmetric tree: level '" + level_name(node) + "' (depth " +
-                                     std::to_string(d) + ") has nodes of arity " +
-                                     std::to_string(first->arity) + " and " +
-                                     std::to_string(node->arity));
-      }
-      for (hwloc_obj_t child = node->first_child; child != nullptr; child = child->next_sibling) {
-        if (child->depth != d + 1) {
-          throw InputError(
-              source, "asymmetric tree: level '" + level_name(node) + "' (depth " +
-                          std::to_string(d) + ") has a node whose '" + level_name(child) +
-                          "' child is at depth " + std::to_string(child->depth) + " instead of " +
-                          std::to_string(d + 1) + " (a level is missing under some nodes)");
-        }
-      }
-    }
-    const Index arity = checked_index(first->arity, source, "arity");
-    levels.push_back(TreeLevel{arity, 1.0, level_name(object_at(topology, d + 1, 0))});
-  }
-  const int leaf_count = hwloc_get_nbobjs_by_depth(topology, leaf_depth);
-  std::vector<Index> os(static_cast<std::size_t>(std::max(leaf_count, 0)));
-  for (unsigned leaf = 0; leaf < os.size(); ++leaf) {
-    const hwloc_obj_t pu = object_at(topology, leaf_depth, leaf);
-    if (pu->os_index == HWLOC_UNKNOWN_INDEX) {
-      throw InputError(source, "PU L#" + std::to_string(leaf) + " has no OS index");
-    }
-    os[leaf] = checked_index(pu->os_index, source, "PU OS index");
+  for (int d = 1; d <= leaf_depth; ++d) {
+    levels.push_back(TreeLevel{1, 1.0, level_name(object_at(topology, d, 0))});
   }
   int machine_level = 0;
   switch (rule) {
@@ -143,11 +181,14 @@ Topology convert(hwloc_topology_t topology, const std::string& source, MachineRu
       machine_level = 0;
       break;
     case MachineRule::kSynthetic:
-      machine_level = synthetic_machine_level(topology, leaf_depth);
+      machine_level = std::min(synthetic_machine_level(topology, pu_depth), leaf_depth);
       break;
   }
+  UnbalancedTree tree(std::move(levels), machine_level);
+  TreeWalk walk(source, leaf_depth, tree);
+  walk.visit(hwloc_get_root_obj(topology));
   try {
-    return Topology(std::move(levels), std::move(os), machine_level);
+    return balanced_superset(tree);
   } catch (const std::invalid_argument& error) {
     throw InputError(source, error.what());
   }
@@ -155,7 +196,7 @@ Topology convert(hwloc_topology_t topology, const std::string& source, MachineRu
 
 }  // namespace
 
-Topology read_hwloc_xml(const std::string& path) {
+Topology read_hwloc_xml(const std::string& path, const TopologyOptions& options) {
   TopologyHandle topology = new_topology(HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
   errno = 0;
   if (hwloc_topology_set_xml(topology.get(), path.c_str()) != 0) {
@@ -163,17 +204,18 @@ Topology read_hwloc_xml(const std::string& path) {
                      call_failed("hwloc_topology_set_xml") + " (not a readable hwloc XML file?)");
   }
   load(topology.get(), path);
-  return convert(topology.get(), path, MachineRule::kOneMachine);
+  return convert(topology.get(), path, MachineRule::kOneMachine, options);
 }
 
-Topology read_this_machine() {
+Topology read_this_machine(const TopologyOptions& options) {
   const std::string source = "this machine";
   TopologyHandle topology = new_topology(0);
   load(topology.get(), source);
-  return convert(topology.get(), source, MachineRule::kOneMachine);
+  return convert(topology.get(), source, MachineRule::kOneMachine, options);
 }
 
-Topology read_hwloc_synthetic(const std::string& description, const std::string& source) {
+Topology read_hwloc_synthetic(const std::string& description, const std::string& source,
+                              const TopologyOptions& options) {
   TopologyHandle topology = new_topology(0);
   errno = 0;
   if (hwloc_topology_set_synthetic(topology.get(), description.c_str()) != 0) {
@@ -181,7 +223,7 @@ Topology read_hwloc_synthetic(const std::string& description, const std::string&
                      call_failed("hwloc_topology_set_synthetic") + " for '" + description + "'");
   }
   load(topology.get(), source);
-  return convert(topology.get(), source, MachineRule::kSynthetic);
+  return convert(topology.get(), source, MachineRule::kSynthetic, options);
 }
 
 }  // namespace treematch::io

@@ -411,7 +411,36 @@ std::variant<std::vector<Level>, Unsupported> scan_levels(const std::string& tex
 
 }  // namespace
 
-SyntheticParse parse_synthetic_without_hwloc(const std::string& description) {
+/// The tree with the cores as leaves: the levels below the core level fold into each core's cpus.
+Topology cores_as_leaves(std::vector<TreeLevel> tree, std::vector<Index> os, std::size_t core_level,
+                         int machine, Index pus) {
+  std::size_t threads = 1;  // PUs per core
+  for (std::size_t i = core_level + 1; i < tree.size(); ++i)
+    threads *= static_cast<std::size_t>(tree[i].arity);
+  tree.resize(core_level + 1);
+  if (os.empty()) {
+    os.resize(static_cast<std::size_t>(pus));
+    std::iota(os.begin(), os.end(), Index{0});
+  }
+  const std::size_t cores = os.size() / threads;
+  std::vector<Index> core_os(cores);
+  std::vector<kernels::Offset> offsets{0};
+  std::vector<Index> cpus;
+  cpus.reserve(os.size());
+  for (std::size_t core = 0; core < cores; ++core) {
+    const std::size_t begin = cpus.size();
+    cpus.insert(cpus.end(), os.begin() + static_cast<std::ptrdiff_t>(core * threads),
+                os.begin() + static_cast<std::ptrdiff_t>((core + 1) * threads));
+    std::sort(cpus.begin() + static_cast<std::ptrdiff_t>(begin), cpus.end());
+    core_os[core] = cpus[begin];
+    offsets.push_back(static_cast<kernels::Offset>(cpus.size()));
+  }
+  return Topology(std::move(tree), std::move(core_os), machine)
+      .with_leaf_cpus(std::move(offsets), std::move(cpus));
+}
+
+SyntheticParse parse_synthetic_without_hwloc(const std::string& description,
+                                             const TopologyOptions& options) {
   auto scanned = scan_levels(description);
   if (auto* unsupported = std::get_if<Unsupported>(&scanned)) {
     return SyntheticParse{std::nullopt, std::move(unsupported->why)};
@@ -442,18 +471,26 @@ SyntheticParse parse_synthetic_without_hwloc(const std::string& description) {
     tree.push_back(TreeLevel{level.arity, 1.0, level_name(level.type, groups)});
     if (level.type.kind == Kind::kGroup) ++groups;
   }
+  const auto core = std::find_if(levels.begin(), levels.end(),
+                                 [](const Level& level) { return level.type.kind == Kind::kCore; });
   try {
+    if (!options.hardware_threads && core != levels.end()) {
+      return SyntheticParse{cores_as_leaves(std::move(tree), std::move(os),
+                                            static_cast<std::size_t>(core - levels.begin()),
+                                            machine_level(levels), static_cast<Index>(leaves)),
+                            {}};
+    }
     return SyntheticParse{Topology(std::move(tree), std::move(os), machine_level(levels)), {}};
   } catch (const std::invalid_argument& error) {
     throw InputError(kSource, "cannot parse '" + description + "': " + error.what());
   }
 }
 
-Topology read_synthetic(const std::string& description) {
-  SyntheticParse parse = parse_synthetic_without_hwloc(description);
+Topology read_synthetic(const std::string& description, const TopologyOptions& options) {
+  SyntheticParse parse = parse_synthetic_without_hwloc(description, options);
   if (parse.topology) return std::move(*parse.topology);
   try {
-    return read_hwloc_synthetic(description, kSource);
+    return read_hwloc_synthetic(description, kSource, options);
   } catch (const InputError& error) {
     std::string hwloc_says = error.what();
     const std::string prefix = std::string(kSource) + ": ";

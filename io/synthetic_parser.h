@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 
+#include "io/topology_options.h"
 #include "src/topology.h"
 
 namespace treematch::io {
@@ -23,17 +24,20 @@ struct SyntheticParse {
 /// hwloc's semantics, including hwloc's reordering of siblings by their smallest OS index;
 /// indexes= on other levels do not change the leaves and are ignored. Levels of arity 1 are
 /// dropped, link costs are 1, machine_level() is the number of Group levels above the topmost
-/// Package, NUMA, Die or L3 level when every level above it is a Group, else 0.
+/// Package, NUMA, Die or L3 level when every level above it is a Group, else 0. With a 'core'
+/// level and without options.hardware_threads, the leaves are the cores, each standing for its
+/// PUs (Topology::cpus; OS index = its smallest PU OS index), as hwloc's own reader makes them.
 /// Anything else (untyped levels "2 2 2", attached "[numa]", root attributes, octal or hex
 /// arities, several levels of a type hwloc allows once, ...) leaves `topology` unset and says why
 /// in `unsupported`: hwloc may accept it (read_synthetic then asks hwloc) or reject it.
 /// Throws InputError("--topology", ...) for indexes= that do not give every leaf a distinct OS
 /// index (hwloc silently ignores such indexes) and for more than 2^31 - 1 leaves.
-SyntheticParse parse_synthetic_without_hwloc(const std::string& description);
+SyntheticParse parse_synthetic_without_hwloc(const std::string& description,
+                                             const TopologyOptions& options = {});
 
 /// parse_synthetic_without_hwloc, falling back on hwloc (read_hwloc_synthetic) when the parser
 /// does not handle the description. Throws InputError("--topology", "cannot parse '<description>':
 /// <why>") when neither can read it.
-Topology read_synthetic(const std::string& description);
+Topology read_synthetic(const std::string& description, const TopologyOptions& options = {});
 
 }  // namespace treematch::io

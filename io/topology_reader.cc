@@ -40,15 +40,15 @@ std::string file_head(const std::string& path) {
   return std::string(buffer.data(), static_cast<std::size_t>(file.gcount()));
 }
 
-ConstrainedTopology read_file(const std::string& path) {
+ConstrainedTopology read_file(const std::string& path, const TopologyOptions& options) {
   const std::string extension = lowercase(std::filesystem::path(path).extension().string());
-  if (extension == ".xml") return {read_hwloc_xml(path), {}};
+  if (extension == ".xml") return {read_hwloc_xml(path, options), {}};
   const std::string head = file_head(path);
   if (extension == ".tgt" || extension == ".scotch" || is_scotch_architecture(head)) {
     return read_scotch_architecture_file(path);
   }
   const std::size_t first = head.find_first_not_of(" \t\r\n");
-  if (first != std::string::npos && head[first] == '<') return {read_hwloc_xml(path), {}};
+  if (first != std::string::npos && head[first] == '<') return {read_hwloc_xml(path, options), {}};
   throw InputError(path,
                    "unknown topology file format: expected an hwloc XML export (*.xml) or a Scotch "
                    "architecture starting with 'tleaf' or 'sub' (*.tgt, *.scotch)");
@@ -56,13 +56,14 @@ ConstrainedTopology read_file(const std::string& path) {
 
 }  // namespace
 
-ConstrainedTopology read_topology_with_constraints(const std::string& spec) {
-  if (spec.empty()) return {read_this_machine(), {}};
+ConstrainedTopology read_topology_with_constraints(const std::string& spec,
+                                                   const TopologyOptions& options) {
+  if (spec.empty()) return {read_this_machine(options), {}};
   std::error_code error;
   const std::filesystem::file_status status = std::filesystem::status(spec, error);
   if (!error && std::filesystem::exists(status)) {
     if (!std::filesystem::is_regular_file(status)) throw InputError(spec, "not a regular file");
-    return read_file(spec);
+    return read_file(spec, options);
   }
   if (is_scotch_architecture(spec)) return parse_scotch_architecture(spec, kSource);
   const std::string lower = lowercase(spec);
@@ -70,11 +71,11 @@ ConstrainedTopology read_topology_with_constraints(const std::string& spec) {
       ends_with(lower, ".scotch")) {
     throw InputError(spec, "no such file");
   }
-  return {read_synthetic(spec), {}};
+  return {read_synthetic(spec, options), {}};
 }
 
-Topology read_topology(const std::string& spec) {
-  return read_topology_with_constraints(spec).topology;
+Topology read_topology(const std::string& spec, const TopologyOptions& options) {
+  return read_topology_with_constraints(spec, options).topology;
 }
 
 }  // namespace treematch::io

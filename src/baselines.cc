@@ -219,8 +219,7 @@ std::vector<Index> usable_slots(const Topology& topology, const std::vector<Inde
   }
   std::vector<Index> leaves = allowed;
   if (leaves.empty()) {
-    leaves.resize(static_cast<std::size_t>(topology.leaf_count()));
-    std::iota(leaves.begin(), leaves.end(), Index{0});
+    leaves = topology.present_leaves();  // every leaf, holes excepted
   } else {
     std::sort(leaves.begin(), leaves.end());
     check_slots_are_leaves("usable_slots", topology, leaves);

@@ -93,12 +93,17 @@ Topology::Topology(std::vector<TreeLevel> levels, std::vector<Index> leaf_os_ind
     leaf_os_ = std::move(leaf_os_index);
   }
   Index largest = 0;
+  present_count_ = 0;
   for (const Index os : leaf_os_) {
-    if (os < 0) {
-      throw std::invalid_argument("topology: negative leaf OS index " + std::to_string(os));
+    if (os < -1) {
+      throw std::invalid_argument("topology: negative leaf OS index " + std::to_string(os) +
+                                  " (-1 marks a hole)");
     }
+    if (os >= 0) ++present_count_;
     largest = std::max(largest, os);
   }
+  if (present_count_ == 0) throw std::invalid_argument("topology: every position is a hole");
+  index_holes();
   const auto duplicate = [](Index os, Index first, std::size_t second) {
     return std::invalid_argument("topology: leaves " + std::to_string(first) + " and " +
                                  std::to_string(second) + " share OS index " + std::to_string(os));
@@ -108,23 +113,101 @@ Topology::Topology(std::vector<TreeLevel> levels, std::vector<Index> leaf_os_ind
   if (static_cast<std::size_t>(largest) < dense_os_table_limit(leaf_count_)) {
     os_to_leaf_.assign(static_cast<std::size_t>(largest) + 1, -1);
     for (std::size_t leaf = 0; leaf < count; ++leaf) {
+      if (leaf_os_[leaf] < 0) continue;
       Index& slot = os_to_leaf_[static_cast<std::size_t>(leaf_os_[leaf])];
       if (slot != -1) throw duplicate(leaf_os_[leaf], slot, leaf);
       slot = static_cast<Index>(leaf);
     }
   } else {
-    sparse_os_to_leaf_.reserve(count);
+    sparse_os_to_leaf_.reserve(static_cast<std::size_t>(present_count_));
     for (std::size_t leaf = 0; leaf < count; ++leaf) {
-      sparse_os_to_leaf_.emplace_back(leaf_os_[leaf], static_cast<Index>(leaf));
+      if (leaf_os_[leaf] >= 0)
+        sparse_os_to_leaf_.emplace_back(leaf_os_[leaf], static_cast<Index>(leaf));
     }
     std::sort(sparse_os_to_leaf_.begin(), sparse_os_to_leaf_.end());
-    for (std::size_t i = 1; i < count; ++i) {
+    for (std::size_t i = 1; i < sparse_os_to_leaf_.size(); ++i) {
       if (sparse_os_to_leaf_[i].first == sparse_os_to_leaf_[i - 1].first) {
         throw duplicate(sparse_os_to_leaf_[i].first, sparse_os_to_leaf_[i - 1].second,
                         static_cast<std::size_t>(sparse_os_to_leaf_[i].second));
       }
     }
   }
+}
+
+void Topology::index_holes() {
+  logical_of_leaf_.clear();
+  leaf_of_logical_.clear();
+  if (present_count_ == leaf_count_) return;
+  logical_of_leaf_.assign(leaf_os_.size(), -1);
+  leaf_of_logical_.reserve(static_cast<std::size_t>(present_count_));
+  for (std::size_t leaf = 0; leaf < leaf_os_.size(); ++leaf) {
+    if (leaf_os_[leaf] < 0) continue;
+    logical_of_leaf_[leaf] = static_cast<Index>(leaf_of_logical_.size());
+    leaf_of_logical_.push_back(static_cast<Index>(leaf));
+  }
+}
+
+std::vector<Index> Topology::present_leaves() const {
+  if (!leaf_of_logical_.empty()) return leaf_of_logical_;
+  std::vector<Index> all(static_cast<std::size_t>(leaf_count_));
+  for (std::size_t leaf = 0; leaf < all.size(); ++leaf) all[leaf] = static_cast<Index>(leaf);
+  return all;
+}
+
+Index Topology::leaf_of_logical(Index logical) const {
+  if (logical < 0 || logical >= present_count_) return -1;
+  return leaf_of_logical_.empty() ? logical : leaf_of_logical_[static_cast<std::size_t>(logical)];
+}
+
+std::span<const Index> Topology::cpus(Index leaf) const {
+  const auto position = static_cast<std::size_t>(leaf);
+  if (cpu_offsets_.empty()) {
+    if (leaf_os_[position] < 0) return {};
+    return std::span<const Index>(&leaf_os_[position], 1);
+  }
+  const auto begin = static_cast<std::size_t>(cpu_offsets_[position]);
+  const auto end = static_cast<std::size_t>(cpu_offsets_[position + 1]);
+  return std::span<const Index>(cpus_).subspan(begin, end - begin);
+}
+
+Topology Topology::with_leaf_cpus(std::vector<Offset> offsets, std::vector<Index> cpus) const {
+  const auto count = static_cast<std::size_t>(leaf_count_);
+  if (offsets.size() != count + 1 || offsets.front() != 0 ||
+      offsets.back() != static_cast<Offset>(cpus.size())) {
+    throw std::invalid_argument("topology: a cpu table of " + std::to_string(offsets.size()) +
+                                " offsets for " + std::to_string(count) + " leaves");
+  }
+  bool plain = true;  // every row is {os index}: no table needed
+  for (std::size_t leaf = 0; leaf < count; ++leaf) {
+    const Offset begin = offsets[leaf];
+    const Offset end = offsets[leaf + 1];
+    if (end < begin) throw std::invalid_argument("topology: cpu table offsets decrease");
+    if ((end == begin) != (leaf_os_[leaf] < 0)) {
+      throw std::invalid_argument(
+          "topology: position " + std::to_string(leaf) +
+          (leaf_os_[leaf] < 0 ? " is a hole but has cpus" : " is a leaf without cpus"));
+    }
+    for (Offset e = begin; e < end; ++e) {
+      const Index cpu = cpus[static_cast<std::size_t>(e)];
+      if (cpu < 0 || (e > begin && cpu <= cpus[static_cast<std::size_t>(e - 1)])) {
+        throw std::invalid_argument("topology: the cpus of leaf " + std::to_string(leaf) +
+                                    " are not increasing non-negative OS indexes");
+      }
+    }
+    if (end - begin > 1 ||
+        (end == begin + 1 && cpus[static_cast<std::size_t>(begin)] != leaf_os_[leaf])) {
+      plain = false;
+    }
+  }
+  Topology copy = *this;
+  if (plain) {
+    copy.cpu_offsets_.clear();
+    copy.cpus_.clear();
+  } else {
+    copy.cpu_offsets_ = std::move(offsets);
+    copy.cpus_ = std::move(cpus);
+  }
+  return copy;
 }
 
 Index Topology::leaf_of_os_index(Index os) const {
@@ -226,9 +309,21 @@ Topology Topology::with_oversubscription(Index arity) const {
   std::vector<Index> os;
   os.reserve(static_cast<std::size_t>(leaf_count_) * static_cast<std::size_t>(arity));
   for (const Index real : leaf_os_) {
-    for (Index k = 0; k < arity; ++k) os.push_back(real * arity + k);
+    for (Index k = 0; k < arity; ++k) os.push_back(real < 0 ? -1 : real * arity + k);
   }
-  return Topology(std::move(levels), std::move(os), machine_level_);
+  Topology virtual_tree(std::move(levels), std::move(os), machine_level_);
+  virtual_tree.machine_os_stride_ = machine_os_stride_ * arity;
+  if (cpu_offsets_.empty()) return virtual_tree;
+  std::vector<Offset> offsets{0};
+  std::vector<Index> cpus;
+  for (Index leaf = 0; leaf < leaf_count_; ++leaf) {
+    const std::span<const Index> row = this->cpus(leaf);
+    for (Index k = 0; k < arity; ++k) {
+      cpus.insert(cpus.end(), row.begin(), row.end());
+      offsets.push_back(static_cast<Offset>(cpus.size()));
+    }
+  }
+  return virtual_tree.with_leaf_cpus(std::move(offsets), std::move(cpus));
 }
 
 Topology Topology::with_link_costs(const std::vector<double>& bottom_up) const {
@@ -245,10 +340,22 @@ Topology Topology::with_link_costs(const std::vector<double>& bottom_up) const {
         " levels; give one per level, bottom-up (arities from the leaves: " + levels + ")");
   }
   std::vector<TreeLevel> levels = levels_;
-  for (std::size_t i = 0; i < levels.size(); ++i)
-    levels[i].link_cost = bottom_up[levels.size() - 1 - i];
-  Topology copy(std::move(levels), leaf_os_, machine_level_);
-  copy.machine_os_stride_ = machine_os_stride_;
+  for (std::size_t i = 0; i < levels.size(); ++i) {
+    const double cost = bottom_up[levels.size() - 1 - i];
+    if (!std::isfinite(cost) || cost < 0.0) {
+      throw std::invalid_argument("topology: link cost " + format_cost(cost) +
+                                  "; link costs must be finite and >= 0");
+    }
+    levels[i].link_cost = cost;
+  }
+  // Only the costs change: positions, OS indexes and cpus stay.
+  Topology copy = *this;
+  copy.levels_ = std::move(levels);
+  copy.cumulative_cost_.assign(levels_.size() + 1, 0.0);
+  for (std::size_t h = 1; h <= levels_.size(); ++h) {
+    copy.cumulative_cost_[h] =
+        copy.cumulative_cost_[h - 1] + copy.levels_[levels_.size() - h].link_cost;
+  }
   return copy;
 }
 

@@ -1,7 +1,8 @@
-// The machine model: a balanced, symmetric tree with per-level arities and link costs.
+// The machine model: a balanced tree with per-level arities and link costs, possibly with holes.
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -11,6 +12,7 @@
 namespace treematch {
 
 using kernels::Index;
+using kernels::Offset;
 
 /// One level of the tree below the root: every node of the level above has `arity` children here,
 /// and the link from such a child to its parent costs `link_cost`.
@@ -20,15 +22,24 @@ struct TreeLevel {
   std::string name;  ///< e.g. "Package", "Core", "level 2"; for messages and reports only
 };
 
-/// A balanced tree. Levels are root first; leaves are numbered 0..leaf_count()-1 left to right
-/// (logical index) and carry an OS (physical) index. Immutable once built.
+/// A balanced tree. Levels are root first; leaf positions are numbered 0..leaf_count()-1 left to
+/// right and each carries an OS (physical) index.
+///
+/// An unbalanced machine (a restricted allocation, a hybrid CPU, nodes of different sizes) is
+/// held as a balanced superset with holes: positions with no leaf behind them (OS index -1, see
+/// src/unbalanced_tree.h). The algorithms work on the balanced tree and never place a process on
+/// a hole. The logical index of a leaf, what users and launchers call "logical", is its rank
+/// among the present leaves in tree order (hwloc's logical index of the core or PU); without
+/// holes it equals the position. A leaf stands for one or more PUs (hardware threads): a core
+/// with its threads, `cpus()`. Immutable once built.
 class Topology {
  public:
   Topology() = default;
   /// Levels of arity 1 are dropped with their link cost (a reader whose costs are measurements
   /// first moves that cost to the branching level above, see io/tleaf_parser.h); hops() and
   /// common_ancestor_height() count levels of the reduced tree. `leaf_os_index` empty means
-  /// OS index = logical index; otherwise it holds one entry per leaf, distinct and non-negative.
+  /// OS index = position; otherwise it holds one entry per position: distinct non-negative OS
+  /// indexes for the leaves and -1 for the holes (at least one leaf must be present).
   /// Throws std::invalid_argument for an arity < 1, a negative or non-finite link cost, a bad
   /// `leaf_os_index`, a `machine_level` outside [0, levels.size()] or more than 2^31 - 1 leaves.
   /// `machine_level` = how many levels lie above one machine (node): 0 when the whole tree is one
@@ -38,13 +49,42 @@ class Topology {
 
   [[nodiscard]] const std::vector<TreeLevel>& levels() const { return levels_; }
   [[nodiscard]] int depth() const { return static_cast<int>(levels_.size()); }
+  /// Positions of the balanced tree, holes included.
   [[nodiscard]] Index leaf_count() const { return leaf_count_; }
+  /// OS index of the leaf at `leaf`, -1 for a hole.
   [[nodiscard]] Index os_index(Index leaf) const {
     return leaf_os_[static_cast<std::size_t>(leaf)];
   }
   [[nodiscard]] const std::vector<Index>& leaf_os_indexes() const { return leaf_os_; }
-  /// Logical index of the leaf whose OS index is `os`, or -1.
+  /// Position of the leaf whose OS index is `os`, or -1.
   [[nodiscard]] Index leaf_of_os_index(Index os) const;
+
+  /// Whether some positions are holes.
+  [[nodiscard]] bool has_holes() const { return present_count_ != leaf_count_; }
+  [[nodiscard]] bool is_present(Index leaf) const {
+    return leaf_os_[static_cast<std::size_t>(leaf)] >= 0;
+  }
+  /// Leaves that exist (positions that are not holes).
+  [[nodiscard]] Index present_leaf_count() const { return present_count_; }
+  /// Their positions, increasing.
+  [[nodiscard]] std::vector<Index> present_leaves() const;
+  /// Rank of the leaf at `leaf` among the present leaves (-1 for a hole).
+  [[nodiscard]] Index logical_index(Index leaf) const {
+    return logical_of_leaf_.empty() ? leaf : logical_of_leaf_[static_cast<std::size_t>(leaf)];
+  }
+  /// Position of the leaf of logical index `logical`, or -1 when there is none.
+  [[nodiscard]] Index leaf_of_logical(Index logical) const;
+
+  /// OS indexes of the PUs the leaf at `leaf` stands for (a core: its hardware threads), in
+  /// increasing order; {os_index(leaf)} unless set by with_leaf_cpus. Empty for a hole.
+  [[nodiscard]] std::span<const Index> cpus(Index leaf) const;
+  /// Whether some leaf stands for several PUs.
+  [[nodiscard]] bool has_multi_cpu_leaves() const { return !cpu_offsets_.empty(); }
+  /// A copy whose leaf `leaf` stands for cpus[offsets[leaf] .. offsets[leaf + 1]) (CSR, one row
+  /// per position, empty rows exactly for the holes, each row increasing, non-negative). Rows of
+  /// one entry equal to the OS index everywhere make no table. Throws std::invalid_argument for a
+  /// table of the wrong shape.
+  [[nodiscard]] Topology with_leaf_cpus(std::vector<Offset> offsets, std::vector<Index> cpus) const;
 
   /// Number of levels up to the lowest common ancestor of two leaves (0 when equal).
   [[nodiscard]] int common_ancestor_height(Index a, Index b) const;
@@ -77,8 +117,9 @@ class Topology {
 
   /// A copy with one more bottom level of `arity` and cost 0 (N processes per leaf).
   /// The new leaves are virtual: virtual leaf v sits on real leaf v / arity, and its OS index is
-  /// os_index(v / arity) * arity + v % arity, so the OS indexes stay a permutation of distinct
-  /// integers (the real PU is that OS index divided by `arity`). arity == 1 returns a plain copy.
+  /// os_index(v / arity) * arity + v % arity, so the OS indexes stay distinct integers (the real
+  /// PU is that OS index divided by `arity`); the virtual leaves of a hole are holes, and each
+  /// virtual leaf stands for the cpus of its real leaf. arity == 1 returns a plain copy.
   /// Throws std::invalid_argument if arity < 1.
   [[nodiscard]] Topology with_oversubscription(Index arity) const;
   /// A copy whose link costs are `bottom_up` (one per level of the reduced tree, the leaves' links
@@ -102,6 +143,13 @@ class Topology {
   /// (os, leaf) sorted by os, used instead of os_to_leaf_ when the OS indexes are too sparse for a
   /// dense table (a few huge OS indexes must not allocate gigabytes).
   std::vector<std::pair<Index, Index>> sparse_os_to_leaf_;
+  Index present_count_ = 1;
+  std::vector<Index>
+      logical_of_leaf_;  ///< [position] = logical index, -1 for a hole; empty: no hole
+  std::vector<Index> leaf_of_logical_;  ///< [logical] = position; empty when there is no hole
+  std::vector<Offset> cpu_offsets_;     ///< CSR rows of cpus_ per position; empty: cpus = {os}
+  std::vector<Index> cpus_;
+  void index_holes();
   std::vector<Index> leaves_below_{1};      ///< per depth 0..depth(): leaves under one node
   std::vector<double> cumulative_cost_{0};  ///< [h] = sum of the h lowest link costs
   /// Each leaf's digits (child index per level) packed into bit fields, root first, when they fit

@@ -45,7 +45,8 @@ void check_fits(Index processes, Index slots, const Context& ctx) {
   if (processes <= slots) return;
   throw std::invalid_argument(
       std::to_string(processes) + " processes do not fit on " + std::to_string(slots) + " slots (" +
-      (ctx.placement.allowed_leaves.empty() ? std::string("all leaves") : std::string("--cores")) +
+      (ctx.placement.allowed_leaves.empty() ? std::string("all leaves")
+                                            : std::string("usable leaves")) +
       (ctx.placement.oversubscribe > 1
            ? " x --oversubscribe " + std::to_string(ctx.placement.oversubscribe)
            : "") +
@@ -119,11 +120,31 @@ TreeMatchResult treematch_map(const CommGraph& graph, const Topology& topology,
 TreeMatchResult treematch_map(const MappingInput& input, const Topology& topology,
                               const Context& ctx) {
   const Index per_leaf = ctx.placement.oversubscribe;
+  if (ctx.placement.allowed_leaves.empty() && topology.has_holes()) {
+    // Holes of an unbalanced machine are never used: only its present leaves are.
+    Context present = ctx;
+    present.placement.allowed_leaves = topology.present_leaves();
+    return treematch_map(input, topology, present);
+  }
   if (!ctx.placement.allowed_leaves.empty()) {
     check_fits(input.size(), static_cast<Index>(ctx.placement.allowed_leaves.size()) * per_leaf,
                ctx);
     TreeMatchResult constrained = constrained_treematch_map(input.whole(), topology, ctx);
     constrained.cost = input.cost(topology, constrained.mapping);
+    if (ctx.refinement.keep_identity) {
+      // The identity of a constrained machine: rank i on the i-th usable slot.
+      Mapping identity;
+      for (Index i = 0; i < input.size(); ++i) {
+        identity.leaf_of_rank.push_back(
+            ctx.placement.allowed_leaves[static_cast<std::size_t>(i / per_leaf)]);
+      }
+      const MappingCost identity_cost = input.cost(topology, identity);
+      if (identity_cost.weighted < constrained.cost.weighted) {
+        constrained.mapping = std::move(identity);
+        constrained.identity_kept = true;
+        constrained.cost = identity_cost;
+      }
+    }
     return constrained;
   }
   check_fits(input.size(), topology.leaf_count() * per_leaf, ctx);

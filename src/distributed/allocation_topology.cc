@@ -13,6 +13,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -22,41 +23,10 @@
 #include "io/hwloc_topology.h"
 #include "io/input_error.h"
 #include "src/distributed/mpi_environment.h"
+#include "src/unbalanced_tree.h"
 
 namespace treematch::distributed {
 namespace {
-
-// ---- node descriptions ---------------------------------------------------------------------
-
-/// "0-7,16-23": OS indexes in leaf order, consecutive runs compressed.
-std::string os_list(const std::vector<Index>& os) {
-  std::string text;
-  for (std::size_t i = 0; i < os.size();) {
-    std::size_t j = i;
-    while (j + 1 < os.size() && os[j + 1] == os[j] + 1) ++j;
-    if (!text.empty()) text += ',';
-    text += std::to_string(os[i]);
-    if (j > i) text += '-' + std::to_string(os[j]);
-    i = j + 1;
-  }
-  return text;
-}
-
-bool same_shape(const Topology& a, const Topology& b) {
-  if (a.depth() != b.depth()) return false;
-  for (int d = 0; d < a.depth(); ++d) {
-    if (a.levels()[static_cast<std::size_t>(d)].arity !=
-        b.levels()[static_cast<std::size_t>(d)].arity) {
-      return false;
-    }
-  }
-  return true;
-}
-
-bool same_node(const NodeDescription& a, const NodeDescription& b) {
-  return same_shape(a.topology, b.topology) &&
-         a.topology.leaf_os_indexes() == b.topology.leaf_os_indexes();
-}
 
 // ---- serialisation of a node description (or of the error that prevented one) --------------
 
@@ -121,14 +91,20 @@ std::vector<char> serialise(const NodeDescription& node) {
   Writer out;
   out.integer(static_cast<std::int64_t>(Record::kNode));
   out.text(node.host);
-  out.integer(node.topology.depth());
-  for (const TreeLevel& level : node.topology.levels()) {
+  const Topology& tree = node.topology;
+  out.integer(tree.depth());
+  for (const TreeLevel& level : tree.levels()) {
     out.integer(level.arity);
     out.real(level.link_cost);
     out.text(level.name);
   }
-  out.integer(node.topology.leaf_count());
-  for (const Index os : node.topology.leaf_os_indexes()) out.integer(os);
+  out.integer(tree.leaf_count());
+  for (const Index os : tree.leaf_os_indexes()) out.integer(os);  // -1 for a hole
+  for (Index leaf = 0; leaf < tree.leaf_count(); ++leaf) {
+    const std::span<const Index> cpus = tree.cpus(leaf);
+    out.integer(static_cast<std::int64_t>(cpus.size()));
+    for (const Index cpu : cpus) out.integer(cpu);
+  }
   return out.take();
 }
 
@@ -139,8 +115,8 @@ std::vector<char> serialise_error(const std::string& message) {
   return out.take();
 }
 
-Index checked(std::int64_t value) {
-  if (value < 0 || value > std::numeric_limits<Index>::max()) {
+Index checked(std::int64_t value, std::int64_t least = 0) {
+  if (value < least || value > std::numeric_limits<Index>::max()) {
     throw std::runtime_error("allocation: corrupt node description");
   }
   return static_cast<Index>(value);
@@ -168,8 +144,20 @@ NodeDescription deserialise(const char* data, std::size_t size) {
   const Index leaves = checked(in.integer());
   std::vector<Index> os;
   os.reserve(static_cast<std::size_t>(leaves));
-  for (Index leaf = 0; leaf < leaves; ++leaf) os.push_back(checked(in.integer()));
-  node.topology = Topology(std::move(levels), std::move(os));
+  for (Index leaf = 0; leaf < leaves; ++leaf) os.push_back(checked(in.integer(), -1));
+  std::vector<Offset> offsets{0};
+  std::vector<Index> cpus;
+  for (Index leaf = 0; leaf < leaves; ++leaf) {
+    const Index count = checked(in.integer());
+    for (Index c = 0; c < count; ++c) cpus.push_back(checked(in.integer()));
+    offsets.push_back(static_cast<Offset>(cpus.size()));
+  }
+  try {
+    node.topology = Topology(std::move(levels), std::move(os))
+                        .with_leaf_cpus(std::move(offsets), std::move(cpus));
+  } catch (const std::invalid_argument& error) {
+    throw std::runtime_error(std::string("allocation: corrupt node description: ") + error.what());
+  }
   return node;
 }
 
@@ -198,7 +186,9 @@ int checked_count(std::size_t bytes) {
   return static_cast<int>(bytes);
 }
 
-std::string host_name() {
+}  // namespace
+
+std::string this_host_name() {
   std::array<char, 256> buffer{};
   errno = 0;
   if (gethostname(buffer.data(), buffer.size() - 1) != 0) {
@@ -206,6 +196,8 @@ std::string host_name() {
   }
   return std::string(buffer.data());
 }
+
+namespace {
 
 // ---- hwloc handles for this_thread_pu -------------------------------------------------------
 
@@ -251,7 +243,7 @@ NetworkShape parse_network(const std::string& text) {
   return NetworkShape{switches, per_switch};
 }
 
-void check_nodes_match(const std::vector<NodeDescription>& nodes) {
+void check_nodes_distinct(const std::vector<NodeDescription>& nodes) {
   if (nodes.empty()) throw io::InputError("allocation", "no node described");
   std::map<std::string, std::size_t> first_with_host;
   for (std::size_t i = 0; i < nodes.size(); ++i) {
@@ -262,44 +254,21 @@ void check_nodes_match(const std::vector<NodeDescription>& nodes) {
                                              nodes[i].host + "'");
     }
   }
-  // The common description: the one most nodes share (ties: the earliest node's).
-  std::vector<std::size_t> votes(nodes.size(), 0);
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
-    for (std::size_t j = 0; j <= i; ++j) {
-      if (same_node(nodes[j], nodes[i])) {
-        ++votes[j];
-        break;
-      }
-    }
-  }
-  const auto common = static_cast<std::size_t>(
-      std::distance(votes.begin(), std::max_element(votes.begin(), votes.end())));
-  const NodeDescription& reference = nodes[common];
-  for (const NodeDescription& node : nodes) {
-    if (same_node(node, reference)) continue;
-    if (!same_shape(node.topology, reference.topology)) {
-      throw io::InputError("allocation", "node '" + node.host + "' has " + node.topology.shape() +
-                                             " cores, node '" + reference.host + "' " +
-                                             reference.topology.shape() +
-                                             " (the job must get the same cores on every node)");
-    }
-    throw io::InputError("allocation", "node '" + node.host + "' has cores " +
-                                           os_list(node.topology.leaf_os_indexes()) + ", node '" +
-                                           reference.host + "' cores " +
-                                           os_list(reference.topology.leaf_os_indexes()) +
-                                           " (the job must get the same cores on every node)");
-  }
 }
 
 AllocationTopology build_allocation_topology(const std::vector<NodeDescription>& nodes,
                                              const NetworkShape& network) {
-  check_nodes_match(nodes);
+  check_nodes_distinct(nodes);
   const auto node_count = static_cast<Index>(nodes.size());
-  std::vector<TreeLevel> levels;
+  // The network levels keep their arities: spare node slots become holes.
+  std::vector<TreeLevel> network_levels;
+  std::vector<std::vector<Index>> slots_of_nodes;
+  std::int64_t slots = node_count;
   if (network.switches == 0) {
-    levels.push_back(TreeLevel{node_count, 1.0, "Node"});
+    network_levels.push_back(TreeLevel{node_count, 1.0, "Node"});
+    for (Index m = 0; m < node_count; ++m) slots_of_nodes.push_back({m});
   } else {
-    const auto slots = static_cast<std::int64_t>(network.switches) * network.nodes_per_switch;
+    slots = static_cast<std::int64_t>(network.switches) * network.nodes_per_switch;
     if (slots < node_count) {
       throw io::InputError("--network", std::to_string(network.switches) + " switches x " +
                                             std::to_string(network.nodes_per_switch) +
@@ -307,61 +276,44 @@ AllocationTopology build_allocation_topology(const std::vector<NodeDescription>&
                                             " node slots but the job runs on " +
                                             std::to_string(node_count) + " nodes");
     }
-    levels.push_back(TreeLevel{network.switches, 1.0, "Switch"});
-    levels.push_back(TreeLevel{network.nodes_per_switch, 1.0, "Node"});
+    network_levels.push_back(TreeLevel{network.switches, 1.0, "Switch"});
+    network_levels.push_back(TreeLevel{network.nodes_per_switch, 1.0, "Node"});
+    for (Index m = 0; m < node_count; ++m) {
+      slots_of_nodes.push_back({m / network.nodes_per_switch, m % network.nodes_per_switch});
+    }
   }
-  const int machine_level = static_cast<int>(levels.size());
-  const Topology& node = nodes.front().topology;
-  for (const TreeLevel& level : node.levels()) levels.push_back(level);
-
-  std::int64_t slots = 1;
-  for (int d = 0; d < machine_level; ++d) slots *= levels[static_cast<std::size_t>(d)].arity;
-  const std::vector<Index>& node_os = node.leaf_os_indexes();
-  const std::int64_t stride = *std::max_element(node_os.begin(), node_os.end()) + 1;
-  if (slots * stride > std::numeric_limits<Index>::max()) {
-    throw io::InputError("--network", std::to_string(slots) + " node slots of " +
-                                          std::to_string(node.leaf_count()) +
-                                          " cores exceed 2^31 - 1 leaves");
-  }
-  std::vector<Index> os;
-  os.reserve(static_cast<std::size_t>(slots) * node_os.size());
-  for (std::int64_t m = 0; m < slots; ++m) {
-    for (const Index local : node_os) os.push_back(static_cast<Index>(m * stride + local));
-  }
+  std::vector<UnbalancedTree> trees;
+  trees.reserve(nodes.size());
+  for (const NodeDescription& node : nodes) trees.push_back(unbalanced_view(node.topology));
 
   AllocationTopology allocation;
   try {
-    allocation.topology = Topology(std::move(levels), std::move(os), machine_level)
-                              .with_machine_os_stride(static_cast<Index>(stride));
+    Index stride = 0;
+    const UnbalancedTree joined = join_trees(network_levels, slots_of_nodes, trees, stride);
+    allocation.topology = balanced_superset(joined).with_machine_os_stride(stride);
   } catch (const std::invalid_argument& error) {
     throw io::InputError("--network", error.what());
   }
-  allocation.node = node;
   allocation.nodes = node_count;
   for (std::int64_t m = 0; m < slots; ++m) {
     allocation.hosts.push_back(m < node_count ? nodes[static_cast<std::size_t>(m)].host
                                               : "unused-slot-" + std::to_string(m));
   }
-  if (slots > node_count) {
-    const Index used_leaves = node_count * node.leaf_count();
-    allocation.allowed_leaves.resize(static_cast<std::size_t>(used_leaves));
-    for (Index leaf = 0; leaf < used_leaves; ++leaf) {
-      allocation.allowed_leaves[static_cast<std::size_t>(leaf)] = leaf;
-    }
-  }
   return allocation;
 }
 
-NodeDescription describe_this_node() {
+NodeDescription describe_this_node(const io::TopologyOptions& options) {
   NodeDescription node;
-  node.host = host_name();
+  node.host = this_host_name();
   // hwloc's default load keeps only the allowed PUs (no HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED):
-  // exactly the cores a batch system's cgroup gives this job on this node.
-  node.topology = io::read_this_machine();
+  // exactly the cores a batch system's cgroup gives this job on this node, numbered as Open MPI
+  // numbers them.
+  node.topology = io::read_this_machine(options);
   return node;
 }
 
-AllocationTopology gather_allocation_topology(MPI_Comm comm, const NetworkShape& network) {
+AllocationTopology gather_allocation_topology(MPI_Comm comm, const NetworkShape& network,
+                                              const io::TopologyOptions& options) {
   int rank = 0;
   int size = 0;
   check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
@@ -383,11 +335,11 @@ AllocationTopology gather_allocation_topology(MPI_Comm comm, const NetworkShape&
   std::vector<char> mine;
   if (node_rank == 0) {
     try {
-      mine = serialise(describe_this_node());
+      mine = serialise(describe_this_node(options));
     } catch (const std::exception& error) {
       std::string host = "?";
       try {
-        host = host_name();
+        host = this_host_name();
       } catch (const std::exception&) {
         // keep "?": the description error is the one to report
       }
@@ -427,14 +379,15 @@ AllocationTopology gather_allocation_topology(MPI_Comm comm, const NetworkShape&
   return allocation;
 }
 
-AllocationTopology read_allocation_topology(const NetworkShape& network) {
+AllocationTopology read_allocation_topology(const NetworkShape& network,
+                                            const io::TopologyOptions& options) {
   int initialized = 0;
   int finalized = 0;
   check_mpi(MPI_Initialized(&initialized), "MPI_Initialized");
   check_mpi(MPI_Finalized(&finalized), "MPI_Finalized");
   if (initialized != 0 && finalized == 0)
-    return gather_allocation_topology(MPI_COMM_WORLD, network);
-  return build_allocation_topology({describe_this_node()}, network);
+    return gather_allocation_topology(MPI_COMM_WORLD, network, options);
+  return build_allocation_topology({describe_this_node(options)}, network);
 }
 
 Index this_thread_pu() {

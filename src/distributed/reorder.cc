@@ -253,8 +253,17 @@ void agree_on_problem(MPI_Comm comm, const std::string& problem, int error_class
 ReorderSlots occupied_slots(const AllocationTopology& allocation,
                             const std::vector<ProcessPlace>& places) {
   const Topology& tree = allocation.topology;
-  const Index per_node = allocation.node.leaf_count();
-  const Index node_slots = tree.leaf_count() / per_node;
+  const Index node_slots = tree.leaf_count() / tree.leaves_per_machine();
+  const Index stride = tree.machine_os_stride();
+  // The leaf (a core, or a hardware thread) holding each PU of the allocation.
+  std::vector<Index> leaf_of_cpu;
+  for (Index leaf = 0; leaf < tree.leaf_count(); ++leaf) {
+    for (const Index cpu : tree.cpus(leaf)) {
+      if (static_cast<std::size_t>(cpu) >= leaf_of_cpu.size())
+        leaf_of_cpu.resize(static_cast<std::size_t>(cpu) + 1, -1);
+      leaf_of_cpu[static_cast<std::size_t>(cpu)] = leaf;
+    }
+  }
   std::vector<Index> leaf_of_rank(places.size());
   std::vector<Index> sharing(static_cast<std::size_t>(tree.leaf_count()), 0);
   Index per_pu = 1;
@@ -265,14 +274,16 @@ ReorderSlots occupied_slots(const AllocationTopology& allocation,
                                   std::to_string(place.node) + " but the allocation has " +
                                   std::to_string(node_slots));
     }
-    const Index local = allocation.node.leaf_of_os_index(place.pu);
-    if (local < 0) {
+    const std::int64_t cpu = static_cast<std::int64_t>(place.node) * stride + place.pu;
+    const Index leaf = place.pu >= 0 && cpu < static_cast<std::int64_t>(leaf_of_cpu.size())
+                           ? leaf_of_cpu[static_cast<std::size_t>(cpu)]
+                           : -1;
+    if (leaf < 0) {
       throw std::invalid_argument("rank " + std::to_string(r) + " runs on PU " +
                                   std::to_string(place.pu) + " of node '" +
                                   allocation.hosts[static_cast<std::size_t>(place.node)] +
                                   "', which is not among the PUs the job may use there");
     }
-    const Index leaf = place.node * per_node + local;
     leaf_of_rank[r] = leaf;
     per_pu = std::max(per_pu, ++sharing[static_cast<std::size_t>(leaf)]);
   }

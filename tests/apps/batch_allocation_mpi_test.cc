@@ -40,15 +40,17 @@ CommandResult run_mpi(int ranks, const std::string& arguments, const TempDir& sc
                    scratch.file("mpi-stdout.txt"), scratch.file("mpi-stderr.txt"));
 }
 
-/// True when every line of `rankfile` is "rank <i>=<host> slot=<core>", i = 0, 1, ... in order,
-/// and there are `ranks` lines.
+/// True when every line of `rankfile` but its '#' header is "rank <i>=<host> slot=<core>", i = 0,
+/// 1, ... in order, and there are `ranks` such lines.
 bool names_only(const std::string& rankfile, const std::string& host, std::size_t ranks) {
   std::istringstream lines(rankfile);
   std::string line;
   std::size_t rank = 0;
-  for (; std::getline(lines, line); ++rank) {
+  while (std::getline(lines, line)) {
+    if (!line.empty() && line.front() == '#') continue;
     const std::regex expected("rank " + std::to_string(rank) + "=" + host + " slot=[0-9]+");
     if (!std::regex_match(line, expected)) return false;
+    ++rank;
   }
   return rank == ranks;
 }
@@ -127,7 +129,10 @@ TEST_P(BatchAllocationMpi, NetworkSlotsBeyondTheNodeGetNoRank) {
         const std::size_t p = name == "16.mat" ? 16 : 64;
         EXPECT_TRUE(names_only(text, this_host(), p)) << name << ":\n" << text;
       } else {
-        EXPECT_EQ(text.rfind(this_host() + ": -bind-to user:", 0), 0u) << text;
+        std::string line_start = "\n";  // built in steps: GCC 12 warns (-Wrestrict) otherwise
+        line_start += this_host();
+        line_start += ':';
+        EXPECT_NE(text.find(line_start), std::string::npos) << text;
         EXPECT_EQ(text.find("unused"), std::string::npos) << text;
       }
       const CommandResult reference = map(options + " --format " + format, (in() / name).string());

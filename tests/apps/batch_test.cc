@@ -256,7 +256,8 @@ TEST_F(BatchCli, AllocationWithoutMpirunIsThisMachineAndOutputsNameThisHost) {
   host_slot += " slot=";
   for (const std::string name : {"16.mat", "32.mat", "64.mat"}) {
     const std::string rankfile = read_text(out() / (name + ".rankfile"));
-    EXPECT_EQ(count_of(rankfile, host_slot), count_of(rankfile, "\n")) << name;
+    EXPECT_EQ(count_of(rankfile, host_slot), count_of(rankfile, "\nrank ")) << name;
+    EXPECT_EQ(count_of(rankfile, "\nrank "), static_cast<std::size_t>(std::stoi(name))) << name;
     const CommandResult map =
         run_treematch("map" + options + "-m " + quote((in() / name).string()), dir);
     ASSERT_EQ(map.exit_code, 0) << map.err;

@@ -24,11 +24,14 @@ std::string clover128() {
   return data_dir() + "/pacos/examples/taskgraph/CloverLeaf128.APHiD";
 }
 
+/// The lines of `text`, '#' comment lines left out.
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;
   std::istringstream in(text);
   std::string line;
-  while (std::getline(in, line)) lines.push_back(line);
+  while (std::getline(in, line)) {
+    if (line.empty() || line.front() != '#') lines.push_back(line);
+  }
   return lines;
 }
 
@@ -101,8 +104,11 @@ TEST(CliMap, SlurmAndHydraBindEveryRankOnce) {
                                             dir);
     ASSERT_EQ(run.exit_code, 0) << run.err;
     std::size_t bound = 0;
-    const std::regex list(format == "slurm" ? R"(map_cpu:([0-9,]+))" : R"(user:([0-9,]+))");
-    for (const std::string& line : lines_of(run.out)) {
+    // Slurm: the per-node comment lines; Hydra: the machine file lines.
+    const std::regex list(format == "slurm" ? R"(^# node\d+: --cpu-bind=map_cpu:([0-9,]+))"
+                                            : R"(binding=user:([0-9,]+))");
+    std::istringstream text(run.out);
+    for (std::string line; std::getline(text, line);) {
       std::smatch match;
       if (std::regex_search(line, match, list)) {
         bound += static_cast<std::size_t>(std::count(match[1].first, match[1].second, ',') + 1);
@@ -249,9 +255,18 @@ INSTANTIATE_TEST_SUITE_P(
                  "map -m {file} -t 'tleaf 1 2 1'", "--oversubscribe"},
         BadInput{"cores_names_missing_leaf", "m.mat", "0 1\n1 0\n",
                  "map -m {file} -t 'tleaf 2 2 1 2 1' --cores 0,9", "--cores: names leaf 9", false},
-        BadInput{"asymmetric_tree", "machine.xml", kUnevenXml,
+        // 16 processes on the 4 cores of an uneven machine: both remedies named.
+        BadInput{"more_processes_than_cores", "machine.xml", kUnevenXml,
                  "map -m {data}/pacos/examples/taskgraph/16.mat -t {file}",
-                 "asymmetric tree: level 'Core' (depth 2) has nodes of arity 2 and 3"},
+                 "offers 4 slots (4 cores x 1); use --oversubscribe N to allow N processes per "
+                 "core or --hwthreads"},
+        BadInput{"cores_names_nothing_usable", "machine.xml", kUnevenXml,
+                 "map -m {data}/pacos/examples/taskgraph/16.mat -t {file} --hwthreads "
+                 "--numbering physical --cores 12-15",
+                 "no core or PU with that index"},
+        BadInput{"hosts_fewer_than_machines", "m.mat", "0 1\n1 0\n",
+                 "map -m {file} -t 'tleaf 2 2 1 2 1' --node-size 2 --format rankfile --hosts a",
+                 "--hosts: 1 host name for 2 machines", false},
         BadInput{"missing_matrix", "", "", "map -m /nonexistent/m.mat -t 'tleaf 1 2 1'",
                  "/nonexistent/m.mat"},
         BadInput{"bad_topology_string", "m.mat", "0 1\n1 0\n", "map -m {file} -t 'pack:two core:2'",

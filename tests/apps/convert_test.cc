@@ -229,11 +229,11 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<BadConvert>& param) { return param.param.name; });
 
 TEST(CliGenerate, HierarchicalDenseHdf5ReadsBackAndMaps) {
-  // 16 ranks on pack:2 core:2 pu:4 (depth 3): 10^(3 - h) x (1 + noise): 100-ish within a core
+  // 16 ranks on pack:2 l2:2 core:4 (depth 3): 10^(3 - h) x (1 + noise): 100-ish within an L2
   // (h = 1), 10-ish within a pack (h = 2), 1-ish across packs (h = 3); every entry present.
   TempDir dir;
   const std::string out = dir.file("h.h5");
-  const std::string topology = "'pack:2 core:2 pu:4'";
+  const std::string topology = "'pack:2 l2:2 core:4 pu:1'";
 
   const CommandResult run =
       run_treematch("generate hierarchical --ranks 16 --topology " + topology +

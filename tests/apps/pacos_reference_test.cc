@@ -53,6 +53,8 @@ Translated translate(const std::string& options) {
   std::string common;
   while (words >> word) {
     if (word == "-t" || word == "-x") {
+      // The reference tool's leaves of an hwloc XML (-x) are its PUs.
+      common += word == "-x" ? " --hwthreads" : "";
       words >> word;
       common += " --topology " + quote(examples + word);
     } else if (word == "-c") {

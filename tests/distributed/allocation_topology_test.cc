@@ -1,8 +1,10 @@
-// The allocation topology without MPI: --network parsing, the node comparison, the cluster tree.
+// The allocation topology without MPI: --network parsing, host names, the cluster tree of even and
+// uneven nodes.
 #include "src/distributed/allocation_topology.h"
 
 #include <gtest/gtest.h>
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -54,56 +56,20 @@ TEST(ParseNetwork, RejectsMalformedShapes) {
   }
 }
 
-TEST(CheckNodesMatch, AcceptsIdenticalNodes) {
-  EXPECT_NO_THROW(
-      check_nodes_match({node("a", "pack:2 core:8 pu:1"), node("b", "pack:2 core:8 pu:1"),
-                         node("c", "pack:2 core:8 pu:1")}));
+TEST(CheckNodesDistinct, AcceptsNodesThatDifferInEveryOtherWay) {
+  EXPECT_NO_THROW(check_nodes_distinct(
+      {node("a", "pack:2 core:8 pu:1"), node("b", "pack:2 core:12 pu:2"), node_from("c", 8)}));
 }
 
-TEST(CheckNodesMatch, NamesTheOddShapeAgainstTheCommonOne) {
-  // a: 2x8, b: 2x12, c: 2x8 -> b is the odd node, a holds the common shape.
+TEST(CheckNodesDistinct, RejectsTwoNodesWithOneHostName) {
   const std::string message = input_error([] {
-    check_nodes_match({node("a", "pack:2 core:8 pu:1"), node("b", "pack:2 core:12 pu:1"),
-                       node("c", "pack:2 core:8 pu:1")});
-  });
-  EXPECT_EQ(message,
-            "allocation: node 'b' has 2x12 cores, node 'a' 2x8 (the job must get the "
-            "same cores on every node)");
-}
-
-TEST(CheckNodesMatch, TheMajorityWinsEvenAgainstTheFirstNode) {
-  const std::string message = input_error([] {
-    check_nodes_match({node("x", "pack:2 core:8 pu:1"), node("y", "pack:2 core:12 pu:1"),
-                       node("z", "pack:2 core:12 pu:1")});
-  });
-  EXPECT_NE(message.find("node 'x' has 2x8 cores, node 'y' 2x12"), std::string::npos) << message;
-}
-
-TEST(CheckNodesMatch, OnATieTheEarliestNodeIsTheReference) {
-  const std::string message = input_error([] {
-    check_nodes_match({node("x", "pack:2 core:8 pu:1"), node("y", "core:16 pu:1")});
-  });
-  EXPECT_NE(message.find("node 'y' has 16 cores, node 'x' 2x8"), std::string::npos) << message;
-}
-
-TEST(CheckNodesMatch, NamesNodesWhoseCoresDiffer) {
-  const std::string message = input_error([] {
-    check_nodes_match({node_from("a", 0), node_from("b", 0), node_from("c", 8)});
-  });
-  EXPECT_EQ(message,
-            "allocation: node 'c' has cores 8-15, node 'a' cores 0-7 (the job must get the same "
-            "cores on every node)");
-}
-
-TEST(CheckNodesMatch, RejectsTwoNodesWithOneHostName) {
-  const std::string message = input_error([] {
-    check_nodes_match({node_from("a", 0), node_from("a", 0)});
+    check_nodes_distinct({node_from("a", 0), node_from("a", 0)});
   });
   EXPECT_NE(message.find("nodes 0 and 1 both report host name 'a'"), std::string::npos) << message;
 }
 
-TEST(CheckNodesMatch, RejectsNoNode) {
-  EXPECT_THROW(check_nodes_match({}), io::InputError);
+TEST(CheckNodesDistinct, RejectsNoNode) {
+  EXPECT_THROW(check_nodes_distinct({}), io::InputError);
 }
 
 TEST(BuildAllocationTopology, FlatNodesSitUnderOneLevel) {
@@ -116,9 +82,8 @@ TEST(BuildAllocationTopology, FlatNodesSitUnderOneLevel) {
   EXPECT_EQ(allocation.topology.machine_level(), 1);
   EXPECT_EQ(allocation.topology.leaves_per_machine(), 4);
   EXPECT_EQ(allocation.hosts, (std::vector<std::string>{"n0", "n1", "n2"}));
-  EXPECT_TRUE(allocation.allowed_leaves.empty());
+  EXPECT_FALSE(allocation.topology.has_holes());
   EXPECT_EQ(allocation.nodes, 3);
-  EXPECT_EQ(allocation.node.shape(), "2x2");
   EXPECT_EQ(allocation.topology.levels()[0].name, "Node");
   // Node m numbers its PUs m * 4 + its own OS index.
   EXPECT_EQ(allocation.topology.leaf_os_indexes(),
@@ -126,11 +91,14 @@ TEST(BuildAllocationTopology, FlatNodesSitUnderOneLevel) {
 }
 
 TEST(BuildAllocationTopology, ASingleFlatNodeIsTheNodeItself) {
+  // Cores are the leaves, each standing for its two hardware threads.
   const AllocationTopology allocation =
       build_allocation_topology({node("only", "pack:2 core:4 pu:2")}, NetworkShape{});
-  EXPECT_EQ(allocation.topology.shape(), "2x4x2");
+  EXPECT_EQ(allocation.topology.shape(), "2x4");
   EXPECT_EQ(allocation.topology.machine_level(), 0);
   EXPECT_EQ(allocation.hosts, (std::vector<std::string>{"only"}));
+  const std::span<const Index> last = allocation.topology.cpus(7);
+  EXPECT_EQ(std::vector<Index>(last.begin(), last.end()), (std::vector<Index>{14, 15}));
 }
 
 TEST(BuildAllocationTopology, ANetworkWithSpareSlotsAllowsTheRealNodesOnly) {
@@ -143,7 +111,52 @@ TEST(BuildAllocationTopology, ANetworkWithSpareSlotsAllowsTheRealNodesOnly) {
   EXPECT_EQ(allocation.topology.levels()[0].name, "Switch");
   EXPECT_EQ(allocation.topology.levels()[1].name, "Node");
   EXPECT_EQ(allocation.hosts, (std::vector<std::string>{"a", "b", "c", "unused-slot-3"}));
-  EXPECT_EQ(allocation.allowed_leaves, (std::vector<Index>{0, 1, 2, 3, 4, 5}));
+  EXPECT_EQ(allocation.topology.present_leaves(), (std::vector<Index>{0, 1, 2, 3, 4, 5}));
+}
+
+TEST(BuildAllocationTopology, NodesOfDifferentSizesShareTheLargestShape) {
+  // a: 2 packages x 8 cores, b: 2 x 12. The tree is 2 nodes x 2 packages x 12 cores; a's
+  // packages leave 4 holes each, and logical numbers count the real cores only.
+  const AllocationTopology allocation = build_allocation_topology(
+      {node("a", "pack:2 core:8 pu:1"), node("b", "pack:2 core:12 pu:1")}, NetworkShape{});
+  const Topology& tree = allocation.topology;
+  EXPECT_EQ(tree.shape(), "2x2x12");
+  EXPECT_EQ(tree.present_leaf_count(), 40);
+  EXPECT_TRUE(tree.is_present(7));
+  EXPECT_FALSE(tree.is_present(8));
+  EXPECT_TRUE(tree.is_present(12));  // a's second package
+  EXPECT_EQ(tree.logical_index(12), 8);
+  EXPECT_EQ(tree.logical_index(24), 16);  // b's first core
+  // Node b numbers its own cores from 0: stride 16 (a's largest OS index + 1 is 16, b's 24).
+  EXPECT_EQ(tree.machine_os_stride(), 24);
+  EXPECT_EQ(tree.os_index(24), 24);
+}
+
+TEST(BuildAllocationTopology, NodesOfDifferentLevelsAlignTheirLevelsByName) {
+  // b has an L3 level under each package that a lacks: a's cores sit under a single L3 there.
+  const AllocationTopology allocation = build_allocation_topology(
+      {node("a", "pack:2 core:4 pu:1"), node("b", "pack:2 l3:2 core:2 pu:1")}, NetworkShape{});
+  const Topology& tree = allocation.topology;
+  EXPECT_EQ(tree.shape(), "2x2x2x4");
+  EXPECT_EQ(tree.levels()[2].name, "L3Cache");
+  EXPECT_EQ(tree.present_leaf_count(), 16);
+  // a's package 0 holds positions 0-3 (its single L3), b's first L3 positions 16-17.
+  EXPECT_EQ(tree.present_leaves(),
+            (std::vector<Index>{0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 20, 21, 24, 25, 28, 29}));
+  EXPECT_EQ(tree.common_ancestor_height(16, 17), 1);
+  EXPECT_EQ(tree.common_ancestor_height(16, 20), 2);
+}
+
+TEST(BuildAllocationTopology, PartialNodesKeepTheirHoles) {
+  // A node whose job may use 5 of its 8 cores: 4 on package 0, 1 on package 1.
+  const Topology partial({TreeLevel{2, 1.0, "Package"}, TreeLevel{4, 1.0, "Core"}},
+                         {0, 1, 2, 3, 4, -1, -1, -1});
+  const AllocationTopology allocation =
+      build_allocation_topology({{"a", partial}, node_from("b", 0)}, NetworkShape{});
+  EXPECT_EQ(allocation.topology.shape(), "2x2x4");
+  EXPECT_EQ(allocation.topology.present_leaf_count(), 13);
+  EXPECT_FALSE(allocation.topology.is_present(5));
+  EXPECT_EQ(allocation.topology.logical_index(8), 5);  // b's first core
 }
 
 TEST(BuildAllocationTopology, KeepsSparseNodeNumbering) {
@@ -164,8 +177,16 @@ TEST(BuildAllocationTopology, RejectsANetworkTooSmallForTheNodes) {
             "--network: 1 switches x 2 nodes offer 2 node slots but the job runs on 3 nodes");
 }
 
-TEST(BuildAllocationTopology, ChecksTheNodesFirst) {
-  EXPECT_THROW(build_allocation_topology({node_from("a", 0), node_from("b", 8)}, NetworkShape{}),
+TEST(BuildAllocationTopology, NodesMayOfferDifferentCores) {
+  // b's job got its cores 8-15: each node keeps its own numbering in the outputs.
+  const AllocationTopology allocation =
+      build_allocation_topology({node_from("a", 0), node_from("b", 8)}, NetworkShape{});
+  EXPECT_EQ(allocation.topology.machine_os_stride(), 16);
+  EXPECT_EQ(allocation.topology.os_index(8), 16 + 8);
+}
+
+TEST(BuildAllocationTopology, ChecksTheHostNamesFirst) {
+  EXPECT_THROW(build_allocation_topology({node_from("a", 0), node_from("a", 8)}, NetworkShape{}),
                io::InputError);
 }
 
@@ -184,8 +205,14 @@ TEST(ReadAllocationTopology, WithoutMpiIsThisMachineAsOneNode) {
   EXPECT_EQ(allocation.node_of_rank, (std::vector<Index>{0}));
 }
 
-TEST(ThisThreadPu, IsALeafOfThisMachine) {
-  EXPECT_GE(describe_this_node().topology.leaf_of_os_index(this_thread_pu()), 0);
+TEST(ThisThreadPu, IsAPuOfALeafOfThisMachine) {
+  const Topology here = describe_this_node().topology;
+  const Index pu = this_thread_pu();
+  bool found = false;
+  for (Index leaf = 0; leaf < here.leaf_count(); ++leaf) {
+    for (const Index cpu : here.cpus(leaf)) found = found || cpu == pu;
+  }
+  EXPECT_TRUE(found) << "PU " << pu;
 }
 
 }  // namespace

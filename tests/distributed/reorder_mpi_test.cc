@@ -1,8 +1,10 @@
 // Under mpiexec: the allocation topology of this machine and the in-job reorder (C++ and C APIs).
 #include <gtest/gtest.h>
+
 #include <mpi.h>
 #include <sched.h>
 #include <unistd.h>
+#include <algorithm>
 
 #include <cstdio>
 #include <fstream>
@@ -175,11 +177,16 @@ TEST(AllocationTopologyMpi, ThisMachineIsOneNodeWithItsOwnShape) {
   EXPECT_EQ(allocation.topology.shape(), here.shape());
   EXPECT_EQ(allocation.topology.leaf_os_indexes(), here.leaf_os_indexes());
   EXPECT_EQ(allocation.topology.machine_level(), 0);
-  EXPECT_TRUE(allocation.allowed_leaves.empty());
+  EXPECT_FALSE(allocation.topology.has_holes());
   EXPECT_EQ(allocation.node_of_rank, std::vector<Index>(static_cast<std::size_t>(world_size()), 0));
   EXPECT_EQ(allocation.topology.to_tleaf(), tleaf_on_root);  // the same tree on every rank
-  // Every CPU this rank may run on is a leaf: a binding does not shrink the allocation.
-  for (const int cpu : affinity()) EXPECT_GE(allocation.topology.leaf_of_os_index(cpu), 0) << cpu;
+  // Every CPU this rank may run on is a PU of a leaf: a binding does not shrink the allocation.
+  std::vector<Index> pus;
+  for (Index leaf = 0; leaf < allocation.topology.leaf_count(); ++leaf) {
+    for (const Index cpu : allocation.topology.cpus(leaf)) pus.push_back(cpu);
+  }
+  for (const int cpu : affinity())
+    EXPECT_NE(std::find(pus.begin(), pus.end(), cpu), pus.end()) << cpu;
 }
 
 TEST(AllocationTopologyMpi, ANetworkAddsSpareNodeSlots) {
@@ -190,7 +197,7 @@ TEST(AllocationTopologyMpi, ANetworkAddsSpareNodeSlots) {
   EXPECT_EQ(allocation.topology.leaf_count(), 4 * here.leaf_count());
   ASSERT_EQ(allocation.hosts.size(), 4U);
   EXPECT_EQ(allocation.hosts[1], "unused-slot-1");
-  EXPECT_EQ(allocation.allowed_leaves.size(), static_cast<std::size_t>(here.leaf_count()));
+  EXPECT_EQ(allocation.topology.present_leaf_count(), here.leaf_count());
 }
 
 TEST(AllocationTopologyMpi, ReadUsesTheWorldUnderMpi) {

@@ -72,24 +72,68 @@ TEST(RenderMapping, PermLogicalAndPhysical) {
   EXPECT_EQ(render(OutputFormat::kPerm, Numbering::kPhysical), "5\n3\n2\n4\n7\n");
 }
 
+/// The lines of `text` that are not '#' comments.
+std::string body(const std::string& text) {
+  std::string out;
+  std::size_t begin = 0;
+  while (begin < text.size()) {
+    const std::size_t end = text.find('\n', begin);
+    const std::string line = text.substr(begin, end - begin + 1);
+    if (line.front() != '#') out += line;
+    begin = end + 1;
+  }
+  return out;
+}
+
+/// The '#' lines of `text`.
+std::string header(const std::string& text) {
+  return text.substr(0, text.size() - body(text).size());
+}
+
 TEST(RenderMapping, RankfileUsesCoresWithinTheMachineOrOsIndexes) {
   const std::string logical =
       render(OutputFormat::kRankfile, Numbering::kLogical, {"alpha", "beta"});
   const std::string physical =
       render(OutputFormat::kRankfile, Numbering::kPhysical, {"alpha", "beta"});
 
-  EXPECT_EQ(logical,
+  EXPECT_EQ(body(logical),
             "rank 0=beta slot=1\n"
             "rank 1=alpha slot=0\n"
             "rank 2=alpha slot=2\n"
             "rank 3=beta slot=3\n"
             "rank 4=beta slot=0\n");
-  EXPECT_EQ(physical,
+  EXPECT_EQ(body(physical),
             "rank 0=beta slot=1\n"
             "rank 1=alpha slot=3\n"
             "rank 2=alpha slot=2\n"
             "rank 3=beta slot=0\n"
             "rank 4=beta slot=3\n");
+}
+
+TEST(RenderMapping, RankfileHeaderSaysHowToLaunchIt) {
+  const std::string logical = header(render(OutputFormat::kRankfile, Numbering::kLogical));
+  EXPECT_NE(logical.find("(numbering=logical, leaves=cores): 5 ranks on 2 nodes"),
+            std::string::npos)
+      << logical;
+  EXPECT_NE(logical.find("# Open MPI 4.x: mpirun -n 5 --rankfile MAPPING ./app\n"),
+            std::string::npos)
+      << logical;
+  EXPECT_NE(logical.find("# Open MPI 5.x: mpirun -n 5 --map-by rankfile:file=MAPPING ./app\n"),
+            std::string::npos)
+      << logical;
+  const std::string physical = header(render(OutputFormat::kRankfile, Numbering::kPhysical));
+  EXPECT_NE(physical.find("--mca rmaps_rank_file_physical 1 --rankfile"), std::string::npos)
+      << physical;
+  EXPECT_NE(physical.find("Open MPI 5.x reads logical slots only"), std::string::npos) << physical;
+  OutputOptions threads{OutputFormat::kRankfile, Numbering::kLogical, {}, true, "job.rf"};
+  const std::string hw = header(render_mapping(Mapping{{1, 1}}, two_machines(), threads, {}));
+  EXPECT_NE(hw.find("mpirun -n 2 --use-hwthread-cpus --oversubscribe --bind-to "
+                    "hwthread:overload-allowed --rankfile job.rf ./app"),
+            std::string::npos)
+      << hw;
+  EXPECT_NE(hw.find("--map-by rankfile:file=job.rf:hwtcpus --bind-to hwthread:overload-allowed"),
+            std::string::npos)
+      << hw;
 }
 
 TEST(RenderMapping, SlurmHostfileThenCpuMapsInLocalRankOrder) {
@@ -98,60 +142,76 @@ TEST(RenderMapping, SlurmHostfileThenCpuMapsInLocalRankOrder) {
       "node0\n"
       "node0\n"
       "node1\n"
-      "node1\n"
-      "# node0: --cpu-bind=map_cpu:3,2\n"
-      "# node1: --cpu-bind=map_cpu:1,0,3\n";
-
-  EXPECT_EQ(render(OutputFormat::kSlurm, Numbering::kLogical), expected);
-  EXPECT_EQ(render(OutputFormat::kSlurm, Numbering::kPhysical),
+      "node1\n";
+  const std::string text = render(OutputFormat::kSlurm, Numbering::kLogical);
+  EXPECT_EQ(body(text), expected);
+  EXPECT_EQ(body(render(OutputFormat::kSlurm, Numbering::kPhysical)),
             expected);  // Slurm takes OS indexes
+  EXPECT_NE(text.find("# node0: --cpu-bind=map_cpu:3,2\n# node1: --cpu-bind=map_cpu:1,0,3\n"),
+            std::string::npos)
+      << text;
+  // The nodes bind differently: one srun --cpu-bind cannot say it.
+  EXPECT_NE(text.find("treematch bind MAPPING.json"), std::string::npos) << text;
 }
 
-TEST(RenderMapping, HydraBindsByOsIndexPerMachine) {
-  EXPECT_EQ(render(OutputFormat::kHydra, Numbering::kLogical, {"alpha", "beta"}),
-            "alpha: -bind-to user:3,2\n"
-            "beta: -bind-to user:1,0,3\n");
+TEST(RenderMapping, SlurmMasksForCoresOfSeveralThreads) {
+  // One machine of two cores with two hardware threads each: PUs {0, 2} and {1, 3}.
+  const Topology cores =
+      Topology({{2, 1.0, "core"}}, {0, 1}).with_leaf_cpus({0, 2, 4}, {0, 2, 1, 3});
+  const std::string text = render_mapping(
+      Mapping{{1, 0}}, cores, OutputOptions{OutputFormat::kSlurm, Numbering::kLogical, {"h"}}, {});
+  EXPECT_NE(text.find("srun -n 2 --distribution=arbitrary --cpu-bind=mask_cpu:0xa,0x5 ./app"),
+            std::string::npos)
+      << text;
+  const std::string hydra = render_mapping(
+      Mapping{{1, 0}}, cores, OutputOptions{OutputFormat::kHydra, Numbering::kLogical, {"h"}}, {});
+  EXPECT_EQ(body(hydra), "h:2 binding=user:1+3,0+2\n");
+}
+
+TEST(RenderMapping, HydraMachineFileBindsByOsIndexPerRunOfRanks) {
+  const std::string text = render(OutputFormat::kHydra, Numbering::kLogical, {"alpha", "beta"});
+  EXPECT_EQ(body(text),
+            "beta:1 binding=user:1\n"
+            "alpha:2 binding=user:3,2\n"
+            "beta:2 binding=user:0,3\n");
+  EXPECT_NE(text.find("# mpiexec.hydra -f MAPPING -n 5 ./app\n"), std::string::npos) << text;
 }
 
 TEST(RenderMapping, OnlyMachinesInUseGetABindingLine) {
   const Mapping on_node1{{6, 7}};
 
-  EXPECT_EQ(render(OutputFormat::kSlurm, Numbering::kLogical, {}, on_node1),
-            "node1\nnode1\n# node1: --cpu-bind=map_cpu:2,0\n");
-  EXPECT_EQ(render(OutputFormat::kHydra, Numbering::kLogical, {}, on_node1),
-            "node1: -bind-to user:2,0\n");
+  const std::string slurm = render(OutputFormat::kSlurm, Numbering::kLogical, {}, on_node1);
+  EXPECT_EQ(body(slurm), "node1\nnode1\n");
+  EXPECT_NE(slurm.find("--cpu-bind=map_cpu:2,0 ./app"), std::string::npos) << slurm;
+  EXPECT_EQ(body(render(OutputFormat::kHydra, Numbering::kLogical, {}, on_node1)),
+            "node1:2 binding=user:2,0\n");
 }
 
 TEST(RenderMapping, OversubscribedLeavesAreRepeated) {
   const Mapping shared{{1, 1}};
 
-  EXPECT_EQ(render(OutputFormat::kRankfile, Numbering::kLogical, {}, shared),
+  EXPECT_EQ(body(render(OutputFormat::kRankfile, Numbering::kLogical, {}, shared)),
             "rank 0=node0 slot=1\nrank 1=node0 slot=1\n");
-  EXPECT_EQ(render(OutputFormat::kHydra, Numbering::kLogical, {}, shared),
-            "node0: -bind-to user:1,1\n");
+  EXPECT_EQ(body(render(OutputFormat::kHydra, Numbering::kLogical, {}, shared)),
+            "node0:2 binding=user:1,1\n");
 }
 
-TEST(RenderMapping, JsonAddsMappingAndNumberingToTheReport) {
+TEST(RenderMapping, JsonAddsMappingNumberingAndPlacementToTheReport) {
   const nlohmann::json report = {{"algorithm", "treematch"}, {"cost", 12.5}};
 
-  const std::string logical =
-      render(OutputFormat::kJson, Numbering::kLogical, {}, kMapping, report);
+  const nlohmann::json logical =
+      nlohmann::json::parse(render(OutputFormat::kJson, Numbering::kLogical, {}, kMapping, report));
   const std::string physical =
       render(OutputFormat::kJson, Numbering::kPhysical, {}, kMapping, report);
 
-  EXPECT_EQ(logical,
-            "{\n"
-            "  \"algorithm\": \"treematch\",\n"
-            "  \"cost\": 12.5,\n"
-            "  \"mapping\": [\n"
-            "    5,\n"
-            "    0,\n"
-            "    2,\n"
-            "    7,\n"
-            "    4\n"
-            "  ],\n"
-            "  \"numbering\": \"logical\"\n"
-            "}\n");
+  EXPECT_EQ(logical["mapping"], nlohmann::json({5, 0, 2, 7, 4}));
+  EXPECT_EQ(logical["numbering"], "logical");
+  EXPECT_EQ(logical["leaves"], "cores");
+  EXPECT_EQ(logical["cost"], 12.5);
+  EXPECT_EQ(logical["placement"][0],
+            nlohmann::json({{"host", "node1"}, {"slot", 1}, {"os", 1}, {"cpus", {1}}}));
+  EXPECT_EQ(logical["placement"][3],
+            nlohmann::json({{"host", "node1"}, {"slot", 3}, {"os", 0}, {"cpus", {0}}}));
   const nlohmann::json parsed = nlohmann::json::parse(physical);
   EXPECT_EQ(parsed["mapping"], nlohmann::json({5, 3, 2, 4, 7}));
   EXPECT_EQ(parsed["numbering"], "physical");
@@ -166,7 +226,25 @@ TEST(RenderMapping, OneMachineTreeUsesLeafIndexesAndNode0) {
       render_mapping(Mapping{{5, 0}}, one_machine,
                      OutputOptions{OutputFormat::kRankfile, Numbering::kLogical, {}}, {});
 
-  EXPECT_EQ(text, "rank 0=node0 slot=5\nrank 1=node0 slot=0\n");
+  EXPECT_EQ(body(text), "rank 0=node0 slot=5\nrank 1=node0 slot=0\n");
+  // A single machine keeps its own OS numbering, even when it does not start at 0.
+  const std::string physical =
+      render_mapping(Mapping{{5, 7}}, one_machine,
+                     OutputOptions{OutputFormat::kRankfile, Numbering::kPhysical, {}}, {});
+  EXPECT_EQ(body(physical), "rank 0=node0 slot=5\nrank 1=node0 slot=4\n");
+}
+
+TEST(RenderMapping, HolesAreSkippedByLogicalNumbersAndNeverMapped) {
+  // One machine of 2 packages x 3 cores; the job may use 3 cores of package 0, 1 of package 1
+  // (OS indexes 2, 3, 4 and 5: a restricted node).
+  const Topology restricted({{2, 1.0, "pack"}, {3, 1.0, "core"}}, {2, 3, 4, 5, -1, -1});
+  const OutputOptions rankfile{OutputFormat::kRankfile, Numbering::kLogical, {"h"}};
+  EXPECT_EQ(body(render_mapping(Mapping{{3, 0}}, restricted, rankfile, {})),
+            "rank 0=h slot=3\nrank 1=h slot=0\n");
+  const OutputOptions physical{OutputFormat::kRankfile, Numbering::kPhysical, {"h"}};
+  EXPECT_EQ(body(render_mapping(Mapping{{3, 0}}, restricted, physical, {})),
+            "rank 0=h slot=5\nrank 1=h slot=2\n");
+  EXPECT_THROW(render_mapping(Mapping{{4}}, restricted, rankfile, {}), InputError);
 }
 
 TEST(RenderMapping, TooFewHostsIsAnInputError) {
@@ -187,7 +265,7 @@ TEST(RenderMapping, HostsAreCheckedOnlyByFormatsThatNameThem) {
   const OutputOptions slurm{OutputFormat::kSlurm, Numbering::kLogical, {"a"}};
   const OutputOptions hydra{OutputFormat::kHydra, Numbering::kLogical, {"a"}};
 
-  EXPECT_EQ(render_mapping(kMapping, two_machines(), perm, {}), "5\n0\n2\n7\n4\n");
+  EXPECT_EQ(render_mapping(kMapping, two_machines(), perm, {}), "5\n0\n2\n7\n4\n");  // no hosts
   EXPECT_THROW(render_mapping(kMapping, two_machines(), slurm, {}), InputError);
   EXPECT_THROW(render_mapping(kMapping, two_machines(), hydra, {}), InputError);
 }

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <functional>
 #include <random>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -206,8 +207,16 @@ TEST(TopologyReadersTest, TleafFilesIgnoreLaterLinesButNotExtraNumbers) {
 // ---- hwloc synthetic ---------------------------------------------------------------------
 
 TEST(TopologyReadersTest, SyntheticWithExplicitLeafOsIndexes) {
-  const Topology topology = read_topology("pack:2 core:3 pu:2(indexes=0,2,4,6,8,10,1,3,5,7,9,11)");
+  const std::string description = "pack:2 core:3 pu:2(indexes=0,2,4,6,8,10,1,3,5,7,9,11)";
+  // By default the cores are the leaves, each standing for its two PUs.
+  const Topology cores = read_topology(description);
+  EXPECT_EQ(cores.shape(), "2x3");
+  EXPECT_EQ(cores.leaf_os_indexes(), (std::vector<Index>{0, 4, 8, 1, 5, 9}));
+  const std::span<const Index> first = cores.cpus(0);
+  EXPECT_EQ(std::vector<Index>(first.begin(), first.end()), (std::vector<Index>{0, 2}));
+  EXPECT_EQ(cores.levels()[1].name, "Core");
 
+  const Topology topology = read_topology(description, {.hardware_threads = true});
   EXPECT_EQ(topology.leaf_count(), 12);
   EXPECT_EQ(topology.shape(), "2x3x2");
   EXPECT_EQ(topology.leaf_os_indexes(), (std::vector<Index>{0, 2, 4, 6, 8, 10, 1, 3, 5, 7, 9, 11}));
@@ -217,6 +226,7 @@ TEST(TopologyReadersTest, SyntheticWithExplicitLeafOsIndexes) {
   EXPECT_EQ(costs_of(topology), (std::vector<double>{1, 1, 1}));
   EXPECT_EQ(topology.machine_level(), 0);
   EXPECT_EQ(topology.leaf_of_os_index(1), 6);
+  EXPECT_FALSE(topology.has_multi_cpu_leaves());
 }
 
 TEST(TopologyReadersTest, LargeSyntheticClusterIsParsedWithoutHwloc) {
@@ -261,14 +271,22 @@ TEST(TopologyReadersTest, OwnSyntheticParserAgreesWithHwloc) {
       "pu:4(indexes=3,1,2,0)",
   };
   for (const std::string& description : descriptions) {
-    const SyntheticParse own = parse_synthetic_without_hwloc(description);
-    const Topology hwloc = read_hwloc_synthetic(description, "hwloc");
+    for (const bool threads : {false, true}) {
+      const TopologyOptions options{.hardware_threads = threads};
+      const SyntheticParse own = parse_synthetic_without_hwloc(description, options);
+      const Topology hwloc = read_hwloc_synthetic(description, "hwloc", options);
 
-    ASSERT_TRUE(own.topology.has_value()) << description << ": " << own.unsupported;
-    EXPECT_EQ(own.topology->leaf_count(), hwloc.leaf_count()) << description;
-    EXPECT_EQ(own.topology->leaf_os_indexes(), hwloc.leaf_os_indexes()) << description;
-    EXPECT_EQ(own.topology->shape(), hwloc.shape()) << description;
-    EXPECT_EQ(own.topology->machine_level(), hwloc.machine_level()) << description;
+      ASSERT_TRUE(own.topology.has_value()) << description << ": " << own.unsupported;
+      EXPECT_EQ(own.topology->leaf_count(), hwloc.leaf_count()) << description;
+      EXPECT_EQ(own.topology->leaf_os_indexes(), hwloc.leaf_os_indexes()) << description;
+      EXPECT_EQ(own.topology->shape(), hwloc.shape()) << description;
+      EXPECT_EQ(own.topology->machine_level(), hwloc.machine_level()) << description;
+      for (Index leaf = 0; leaf < hwloc.leaf_count(); ++leaf) {
+        const std::span<const Index> a = own.topology->cpus(leaf);
+        const std::span<const Index> b = hwloc.cpus(leaf);
+        EXPECT_TRUE(std::equal(a.begin(), a.end(), b.begin(), b.end())) << description;
+      }
+    }
   }
 }
 
@@ -337,7 +355,8 @@ TEST(TopologyReadersTest, SyntheticFormsTheParserLeavesToHwloc) {
   }
 
   EXPECT_EQ(read_topology("2 2 2").leaf_count(), 8);
-  EXPECT_EQ(read_topology("core:2 [numa] pu:2").shape(), "2x2");
+  EXPECT_EQ(read_topology("core:2 [numa] pu:2").shape(), "2");
+  EXPECT_EQ(read_topology("core:2 [numa] pu:2", {.hardware_threads = true}).shape(), "2x2");
   EXPECT_EQ(read_topology("pack:0x2 pu:2").shape(), "2x2");
   EXPECT_EQ(read_topology("pack:010 pu:1").shape(), "8");  // hwloc reads a leading 0 as octal
   EXPECT_EQ(read_topology("pack:2 pu:4(indexes=02*4:1*2)").leaf_os_indexes(),
@@ -389,21 +408,34 @@ TEST(TopologyReadersTest, XmlFilesOfRealAndSyntheticMachines) {
   EXPECT_EQ(mistral.leaf_os_indexes(), mistral_os);
 
   const Topology synthetic = read_topology(dir + "synthetic_2x2x8x2.xml");
-  EXPECT_EQ(synthetic.shape(), "2x2x8x2");
+  EXPECT_EQ(synthetic.shape(), "2x2x8");
   EXPECT_EQ(synthetic.levels()[1].name, "Group0");
-  EXPECT_EQ(synthetic.levels()[3].name, "PU");
-  EXPECT_EQ(synthetic.leaf_os_indexes(), range(64));
+  EXPECT_EQ(synthetic.levels()[2].name, "Core");
+  const Topology threads = read_topology(dir + "synthetic_2x2x8x2.xml", {.hardware_threads = true});
+  EXPECT_EQ(threads.shape(), "2x2x8x2");
+  EXPECT_EQ(threads.levels()[3].name, "PU");
+  EXPECT_EQ(threads.leaf_os_indexes(), range(64));
 
   const Topology vm = read_topology(dir + "this_vm.xml");
   EXPECT_EQ(vm.shape(), "2");
   EXPECT_EQ(vm.leaf_os_indexes(), range(2));
 
   // pacos' 64.xml: 8 groups x 2 L2 x 2 cores x 2 PUs, the two PUs of a core 2 apart.
-  const Topology pacos = read_topology(data_dir() + "/pacos/examples/netgraph/64.xml");
+  const Topology pacos =
+      read_topology(data_dir() + "/pacos/examples/netgraph/64.xml", {.hardware_threads = true});
   EXPECT_EQ(pacos.shape(), "8x2x2x2");
   const std::vector<Index> in_group{0, 2, 4, 6, 1, 3, 5, 7};
   for (Index leaf = 0; leaf < 64; ++leaf) {
     EXPECT_EQ(pacos.os_index(leaf), 8 * (leaf / 8) + in_group[static_cast<std::size_t>(leaf % 8)]);
+  }
+  // As cores: each core is its pair of PUs, named by the smaller OS index.
+  const Topology pacos_cores = read_topology(data_dir() + "/pacos/examples/netgraph/64.xml");
+  EXPECT_EQ(pacos_cores.shape(), "8x2x2");
+  const std::vector<Index> core_in_group{0, 4, 1, 5};
+  for (Index leaf = 0; leaf < 32; ++leaf) {
+    EXPECT_EQ(pacos_cores.os_index(leaf),
+              8 * (leaf / 4) + core_in_group[static_cast<std::size_t>(leaf % 4)]);
+    EXPECT_EQ(pacos_cores.cpus(leaf).size(), 2U);
   }
 }
 
@@ -467,28 +499,79 @@ XmlObject core(int pus) {
                    std::vector<XmlObject>(static_cast<std::size_t>(pus), XmlObject{"PU", {}})};
 }
 
-TEST(TopologyReadersTest, AsymmetricXmlNamesTheLevelAndBothArities) {
+/// The positions of `topology` that hold a leaf, and the cpus of each, for the checks below.
+std::vector<std::vector<Index>> cpus_by_position(const Topology& topology) {
+  std::vector<std::vector<Index>> out;
+  for (Index leaf = 0; leaf < topology.leaf_count(); ++leaf) {
+    const std::span<const Index> cpus = topology.cpus(leaf);
+    out.emplace_back(cpus.begin(), cpus.end());
+  }
+  return out;
+}
+
+TEST(TopologyReadersTest, UnevenXmlBecomesABalancedTreeWithHoles) {
   const TempDir dir;
   // Package 0: two cores of 4 PUs; package 1: a core of 4 PUs and a core of 6.
   const std::string uneven =
       dir.write("uneven.xml",
                 machine_xml({{"Package", {core(4), core(4)}}, {"Package", {core(4), core(6)}}}));
-  // Package 0 has an L3 above its core, package 1 has its core directly.
-  const std::string skipping = dir.write(
-      "skipping.xml", machine_xml({{"Package", {{"L3Cache", {core(2)}}}}, {"Package", {core(2)}}}));
+  // As cores the machine is even: 2 packages x 2 cores, the last core standing for 6 PUs.
+  const Topology cores = read_topology(uneven);
+  EXPECT_EQ(cores.shape(), "2x2");
+  EXPECT_FALSE(cores.has_holes());
+  EXPECT_EQ(cores.cpus(3).size(), 6U);
+  // As hardware threads the cores have 4 and 6 leaves: 2 holes under each 4-PU core.
+  const Topology threads = read_topology(uneven, {.hardware_threads = true});
+  EXPECT_EQ(threads.shape(), "2x2x6");
+  EXPECT_EQ(threads.present_leaf_count(), 18);
+  EXPECT_FALSE(threads.is_present(4));
+  EXPECT_EQ(threads.logical_index(6), 4);  // the first PU of core 1
+  EXPECT_EQ(threads.leaf_of_logical(17), 23);
+  EXPECT_EQ(threads.os_index(23), 17);
+}
+
+TEST(TopologyReadersTest, HybridXmlKeepsItsClustersUnderTheirCaches) {
+  const TempDir dir;
+  // A hybrid CPU: 2 performance cores (2 PUs each) with an L2 each, and a cluster of 4
+  // efficiency cores (1 PU each) sharing one L2.
+  const std::string hybrid =
+      dir.write("hybrid.xml", machine_xml({{"Package",
+                                            {{"L2Cache", {core(2)}},
+                                             {"L2Cache", {core(2)}},
+                                             {"L2Cache", {core(1), core(1), core(1), core(1)}}}}}));
+  const Topology tree = read_topology(hybrid);
+  EXPECT_EQ(tree.shape(), "3x4");
+  EXPECT_EQ(tree.present_leaf_count(), 6);
+  EXPECT_EQ(tree.present_leaves(), (std::vector<Index>{0, 4, 8, 9, 10, 11}));
+  EXPECT_EQ(cpus_by_position(tree)[4], (std::vector<Index>{2, 3}));
+  EXPECT_EQ(cpus_by_position(tree)[11], (std::vector<Index>{7}));
+  // Two efficiency cores share their L2; a performance core shares only the package.
+  EXPECT_EQ(tree.common_ancestor_height(8, 11), 1);
+  EXPECT_EQ(tree.common_ancestor_height(0, 8), 2);
+}
+
+TEST(TopologyReadersTest, XmlWithALevelMissingUnderSomeNodes) {
+  const TempDir dir;
+  // Package 0 has an L3 above its cores, package 1 has its cores directly.
+  const std::string skipping =
+      dir.write("skipping.xml", machine_xml({{"Package", {{"L3Cache", {core(1), core(1)}}}},
+                                             {"Package", {core(1), core(1)}}}));
+  const Topology tree = read_topology(skipping);
+  // Package 1's cores sit under a single-child L3 level: the L3 level has arity 1 and drops.
+  EXPECT_EQ(tree.shape(), "2x2");
+  EXPECT_FALSE(tree.has_holes());
+  EXPECT_EQ(tree.leaf_os_indexes(), (std::vector<Index>{0, 1, 2, 3}));
+  // A disabled core: package 1 offers one core of two.
+  const std::string disabled = dir.write(
+      "disabled.xml", machine_xml({{"Package", {core(1), core(1)}}, {"Package", {core(1)}}}));
+  const Topology three = read_topology(disabled);
+  EXPECT_EQ(three.shape(), "2x2");
+  EXPECT_EQ(three.present_leaves(), (std::vector<Index>{0, 1, 2}));
   const std::string symmetric =
       dir.write("symmetric.xml",
                 machine_xml({{"Package", {core(2), core(2)}}, {"Package", {core(2), core(2)}}}));
-
-  const std::string message = error_of([&] { (void)read_topology(uneven); });
-  EXPECT_EQ(message,
-            uneven + ": asymmetric tree: level 'Core' (depth 2) has nodes of arity 4 and 6");
-  const std::string skip_message = error_of([&] { (void)read_topology(skipping); });
-  EXPECT_EQ(skip_message, skipping +
-                              ": asymmetric tree: level 'Package' (depth 1) has a node whose "
-                              "'Core' child is at depth 3 instead of 2 (a level is missing under "
-                              "some nodes)");
-  EXPECT_EQ(read_topology(symmetric).shape(), "2x2x2");
+  EXPECT_EQ(read_topology(symmetric).shape(), "2x2");
+  EXPECT_EQ(read_topology(symmetric, {.hardware_threads = true}).shape(), "2x2x2");
 }
 
 TEST(TopologyReadersTest, ThisMachineLoads) {
@@ -507,7 +590,7 @@ TEST(TopologyReadersTest, DispatchByFileContentAndMissingPaths) {
   const std::string tleaf_without_extension = dir.write("machine.txt", "tleaf 2 2 10 3 1");
   const std::string unknown = dir.write("machine.dat", "16 cores");
 
-  EXPECT_EQ(read_topology(xml_without_extension).shape(), "2x2");
+  EXPECT_EQ(read_topology(xml_without_extension).shape(), "2");
   EXPECT_EQ(read_topology(tleaf_without_extension).shape(), "2x3");
   EXPECT_NE(error_of([&] { (void)read_topology(unknown); }).find("unknown topology file format"),
             std::string::npos);

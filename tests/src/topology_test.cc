@@ -117,9 +117,61 @@ TEST(TopologyTest, RejectsBadOsIndexes) {
             }).find("share OS index 1"),
             std::string::npos);
   EXPECT_NE(message_of([&] {
-              (void)Topology(levels, {0, -1, 2, 3});
+              (void)Topology(levels, {0, -2, 2, 3});
             }).find("negative"),
             std::string::npos);
+  EXPECT_NE(message_of([&] {
+              (void)Topology(levels, {-1, -1, -1, -1});
+            }).find("every position is a hole"),
+            std::string::npos);
+}
+
+// A tree with holes: 2 packages x 3 cores, the job may use 3 cores of package 0 and 1 of 1.
+//
+//            root
+//        /          \        .
+//     pack0        pack1
+//    /  |  \      /  |  \    .
+//   0   1   2    3   4   5      <- position
+//   7   5   6    4   -   -      <- OS index (- = hole)
+//   0   1   2    3              <- logical index
+TEST(TopologyTest, HolesAreSkippedByTheLogicalNumbering) {
+  const Topology topology({{2, 1.0, "pack"}, {3, 1.0, "core"}}, {7, 5, 6, 4, -1, -1});
+  EXPECT_TRUE(topology.has_holes());
+  EXPECT_EQ(topology.leaf_count(), 6);
+  EXPECT_EQ(topology.present_leaf_count(), 4);
+  EXPECT_EQ(topology.present_leaves(), (std::vector<Index>{0, 1, 2, 3}));
+  EXPECT_FALSE(topology.is_present(4));
+  EXPECT_EQ(topology.logical_index(3), 3);
+  EXPECT_EQ(topology.logical_index(5), -1);
+  EXPECT_EQ(topology.leaf_of_logical(3), 3);
+  EXPECT_EQ(topology.leaf_of_logical(4), -1);
+  EXPECT_EQ(topology.leaf_of_os_index(4), 3);
+  EXPECT_TRUE(topology.cpus(5).empty());
+  EXPECT_EQ(topology.common_ancestor_height(0, 3), 2);
+  // Oversubscribed, each hole makes holes; copies keep them.
+  const Topology doubled = topology.with_oversubscription(2);
+  EXPECT_EQ(doubled.present_leaf_count(), 8);
+  EXPECT_FALSE(doubled.is_present(8));
+  EXPECT_EQ(topology.with_link_costs({1, 10}).present_leaves(), topology.present_leaves());
+}
+
+TEST(TopologyTest, LeavesStandForTheirCpus) {
+  // Two cores of two hardware threads each: PUs {0, 2} and {1, 3}.
+  const Topology cores =
+      Topology({{2, 1.0, "core"}}, {0, 1}).with_leaf_cpus({0, 2, 4}, {0, 2, 1, 3});
+  EXPECT_TRUE(cores.has_multi_cpu_leaves());
+  EXPECT_EQ(std::vector<Index>(cores.cpus(1).begin(), cores.cpus(1).end()),
+            (std::vector<Index>{1, 3}));
+  const Topology doubled = cores.with_oversubscription(2);
+  EXPECT_EQ(std::vector<Index>(doubled.cpus(3).begin(), doubled.cpus(3).end()),
+            (std::vector<Index>{1, 3}));
+  // One cpu per leaf equal to its OS index needs no table.
+  EXPECT_FALSE(Topology({{2, 1.0, "core"}}, {0, 1})
+                   .with_leaf_cpus({0, 1, 2}, {0, 1})
+                   .has_multi_cpu_leaves());
+  EXPECT_THROW((void)cores.with_leaf_cpus({0, 2, 2}, {0, 2}), std::invalid_argument);
+  EXPECT_THROW((void)cores.with_leaf_cpus({0, 2, 4}, {2, 0, 1, 3}), std::invalid_argument);
 }
 
 TEST(TopologyTest, RejectsBadLevels) {
