@@ -5,6 +5,14 @@ export DEBIAN_FRONTEND=noninteractive
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 $SUDO apt-get update -qq
+# The launcher tests start their own Slurm daemons: none may start at install. Debian's
+# policy-rc.d convention (exit 101) keeps package scripts from starting services.
+POLICY=/usr/sbin/policy-rc.d
+if [ ! -e "$POLICY" ]; then
+  printf '#!/bin/sh\nexit 101\n' | $SUDO tee "$POLICY" >/dev/null
+  $SUDO chmod +x "$POLICY"
+  trap '$SUDO rm -f "$POLICY"' EXIT
+fi
 $SUDO apt-get install -y -qq --no-install-recommends \
   build-essential cmake pkg-config ca-certificates \
   libopenmpi-dev openmpi-bin \
@@ -14,4 +22,5 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   googletest libgtest-dev \
   libcli11-dev libfmt-dev nlohmann-json3-dev \
   libpng-dev \
-  scotch >/dev/null
+  scotch \
+  mpich slurmctld slurmd slurm-client >/dev/null

@@ -4,8 +4,11 @@
 #include <algorithm>
 #include <cassert>
 #include <chrono>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <limits>
 #include <optional>
 #include <queue>
 #include <stdexcept>
@@ -56,7 +59,74 @@ Weight edge_weight(CsrView g, Index u, Index v) {
   return g.weights[at(static_cast<Offset>(it - g.targets.begin()))];
 }
 
+/// How large the cluster grown from `seed` wants to be: grows it greedily (most connected free
+/// process next, as grow_parts does) up to the largest size still open, and returns the open size
+/// whose prefix has the least cut per process (ties: the larger). Touches only the cluster and its
+/// neighbours; `scratch_weight` and `scratch_in` are all zero on entry and on return.
+Index natural_size(CsrView g, Index seed, const std::vector<Index>& open_sizes,
+                   const std::vector<Index>& part, const std::vector<Weight>& volume,
+                   Index smallest_free, std::vector<Weight>& scratch_weight,
+                   std::vector<char>& scratch_in) {
+  const Index largest = *std::max_element(open_sizes.begin(), open_sizes.end());
+  std::vector<Index> taken;
+  std::vector<Index> touched;
+  std::vector<double> cut_of{0.0};  // [s] = cut of the first s processes
+  LazyHeap frontier;
+  double cut = 0.0;
+  const auto free = [&](Index v) { return part[at(v)] == kUnassigned && scratch_in[at(v)] == 0; };
+  Index next = seed;
+  while (static_cast<Index>(taken.size()) < largest && next != kUnassigned) {
+    scratch_in[at(next)] = 1;
+    taken.push_back(next);
+    cut += volume[at(next)] - 2.0 * scratch_weight[at(next)];
+    cut_of.push_back(cut);
+    for (Offset e = g.row_begin(next); e < g.row_end(next); ++e) {
+      const Index u = g.targets[at(e)];
+      if (!free(u)) continue;
+      if (scratch_weight[at(u)] == 0.0) touched.push_back(u);
+      scratch_weight[at(u)] += g.weights[at(e)];
+      frontier.push({scratch_weight[at(u)], u});
+    }
+    next = kUnassigned;
+    while (!frontier.empty()) {
+      const auto [key, v] = frontier.top();
+      frontier.pop();
+      if (free(v) && scratch_weight[at(v)] == key) {
+        next = v;
+        break;
+      }
+    }
+    if (next == kUnassigned) {  // nothing free is connected: the smallest free process
+      for (Index v = smallest_free; v < g.n; ++v) {
+        if (free(v)) {
+          next = v;
+          break;
+        }
+      }
+    }
+  }
+  for (const Index v : touched) scratch_weight[at(v)] = 0.0;
+  for (const Index v : taken) {
+    scratch_weight[at(v)] = 0.0;
+    scratch_in[at(v)] = 0;
+  }
+  Index best = open_sizes.front();
+  double best_ratio = std::numeric_limits<double>::infinity();
+  for (const Index size : open_sizes) {
+    if (size >= static_cast<Index>(cut_of.size())) continue;
+    const double ratio = cut_of[at(size)] / static_cast<double>(size);
+    if (ratio < best_ratio || (ratio == best_ratio && size > best)) {
+      best_ratio = ratio;
+      best = size;
+    }
+  }
+  return best;
+}
+
 /// Greedy graph growing: parts of exactly `sizes`, each grown from the heaviest free process.
+/// When the sizes differ (children of different capacities), each grown part takes the open size
+/// its cluster fits best (natural_size), so that a group of 11 processes that belong together is
+/// not grown to 12 (taking one from another group) just because a 12-core child came first.
 std::vector<Index> grow_parts(CsrView g, const std::vector<Index>& sizes) {
   const auto k = static_cast<Index>(sizes.size());
   std::vector<Index> part(at(g.n), kUnassigned);
@@ -67,9 +137,28 @@ std::vector<Index> grow_parts(CsrView g, const std::vector<Index>& sizes) {
     for (Offset e = g.row_begin(v); e < g.row_end(v); ++e) free_volume[at(v)] += g.weights[at(e)];
     seeds.push({free_volume[at(v)], v});
   }
+  const std::vector<Weight> volume = free_volume;
+  const bool uneven =
+      std::adjacent_find(sizes.begin(), sizes.end(), std::not_equal_to<>()) != sizes.end();
+  std::vector<Weight> scratch_weight(uneven ? at(g.n) : 0, 0.0);
+  std::vector<char> scratch_in(uneven ? at(g.n) : 0, 0);
+  std::vector<bool> used(at(k), false);
   std::vector<Index> touched;
   Index smallest_free = 0;
-  for (Index q = 0; q + 1 < k; ++q) {
+  for (Index grown = 0; grown + 1 < k; ++grown) {
+    // Some process is free: the parts still open need at least one each.
+    const Index seed = pop_live(seeds, free_volume, part);
+    while (part[at(smallest_free)] != kUnassigned) ++smallest_free;
+    std::vector<Index> open_sizes;
+    for (Index q = 0; q < k; ++q) {
+      if (!used[at(q)]) open_sizes.push_back(sizes[at(q)]);
+    }
+    const Index size = uneven ? natural_size(g, seed, open_sizes, part, volume, smallest_free,
+                                             scratch_weight, scratch_in)
+                              : sizes[at(grown)];
+    Index q = 0;  // the first open part of that size
+    while (used[at(q)] || sizes[at(q)] != size) ++q;
+    used[at(q)] = true;
     LazyHeap frontier;
     const auto take = [&](Index v) {
       part[at(v)] = q;
@@ -84,9 +173,8 @@ std::vector<Index> grow_parts(CsrView g, const std::vector<Index>& sizes) {
         frontier.push({connection[at(u)], u});
       }
     };
-    // Some process is free: the parts after q still need sizes[k - 1] >= 1 of them.
-    take(pop_live(seeds, free_volume, part));
-    for (Index size = 1; size < sizes[at(q)]; ++size) {
+    take(seed);
+    for (Index grown_size = 1; grown_size < size; ++grown_size) {
       Index next = pop_live(frontier, connection, part);
       if (next == kUnassigned) {  // nothing free is connected to the part
         while (part[at(smallest_free)] != kUnassigned) ++smallest_free;
@@ -97,8 +185,10 @@ std::vector<Index> grow_parts(CsrView g, const std::vector<Index>& sizes) {
     for (Index u : touched) connection[at(u)] = 0.0;
     touched.clear();
   }
+  Index last = 0;
+  while (last < k && used[at(last)]) ++last;
   for (Index& p : part) {
-    if (p == kUnassigned) p = k - 1;
+    if (p == kUnassigned) p = last;
   }
   return part;
 }
@@ -273,7 +363,8 @@ class TopDownMapper {
         allowed_before_(at(topology.leaf_count()) + 1, 0),
         local_of_(at(graph.size()), kUnassigned),
         subtrees_(at(topology.depth()) + 1),
-        split_(at(topology.depth())) {
+        split_(at(topology.depth())),
+        inside_(at(graph.size()), 0) {
     unconstrained_.placement.allowed_leaves.clear();
     for (Index leaf : ctx.placement.allowed_leaves) allowed_before_[at(leaf) + 1] = 1;
     if (ctx.placement.allowed_leaves.empty()) {
@@ -386,8 +477,128 @@ class TopDownMapper {
     stats.processes += static_cast<Index>(members.size());
     stats.seconds += seconds_since(start);
     members = {};  // the parts hold them now
+    std::vector<Index> child_of_part(parts.size());
+    for (std::size_t q = 0; q < parts.size(); ++q) child_of_part[q] = children[q].second;
+    if (!evaluating_) assign_parts_to_shapes(depth, node, parts, child_of_part);
     for (std::size_t q = 0; q < parts.size(); ++q)
-      map_node(depth + 1, node * arity + children[q].second, std::move(parts[q]));
+      map_node(depth + 1, node * arity + child_of_part[q], std::move(parts[q]));
+  }
+
+  /// Children of one capacity may differ in shape (a hole under one and not the other: a
+  /// restricted package, a node of another CPU model), and a part fits some shapes better: 3
+  /// processes that all talk to each other fit an L3 of 3 cores better than 2 + 1. Among the
+  /// children of equal capacity the parts go to the shapes where they cost least inside (the
+  /// traffic between parts crosses this node whatever the children). Each part is mapped once per
+  /// shape, without this step inside, so the extra work is the shapes' count times the subtree
+  /// mappings; children of one shape keep their order.
+  void assign_parts_to_shapes(int depth, Index node, const std::vector<std::vector<Index>>& parts,
+                              std::vector<Index>& child_of_part) {
+    const Index arity = topology_.levels()[at(depth)].arity;
+    for (std::size_t first = 0; first < parts.size();) {
+      const std::int64_t cap = capacity(depth + 1, node * arity + child_of_part[first]);
+      std::size_t last = first;
+      while (last < parts.size() &&
+             capacity(depth + 1, node * arity + child_of_part[last]) == cap) {
+        ++last;
+      }
+      // Shapes of the children first..last-1, each with the children having it.
+      std::vector<std::vector<std::uint8_t>> shapes;
+      std::vector<std::vector<Index>> children_of_shape;
+      for (std::size_t q = first; q < last; ++q) {
+        std::vector<std::uint8_t> shape = shape_of(depth + 1, node * arity + child_of_part[q]);
+        const auto known = std::find(shapes.begin(), shapes.end(), shape);
+        if (known == shapes.end()) {
+          shapes.push_back(std::move(shape));
+          children_of_shape.push_back({child_of_part[q]});
+        } else {
+          children_of_shape[static_cast<std::size_t>(known - shapes.begin())].push_back(
+              child_of_part[q]);
+        }
+      }
+      if (shapes.size() > 1) {
+        // cost[q][k] = part q mapped alone into a child of shape k.
+        std::vector<std::vector<double>> cost(last - first);
+        for (std::size_t q = first; q < last; ++q) {
+          for (const std::vector<Index>& same : children_of_shape)
+            cost[q - first].push_back(
+                cost_inside(depth + 1, node * arity + same.front(), parts[q]));
+        }
+        // Greedy by regret: the part that loses most by missing its best shape chooses first.
+        std::vector<std::size_t> left(children_of_shape.size());
+        for (std::size_t k = 0; k < left.size(); ++k) left[k] = children_of_shape[k].size();
+        std::vector<std::size_t> used(children_of_shape.size(), 0);
+        std::vector<bool> placed(last - first, false);
+        for (std::size_t round = first; round < last; ++round) {
+          std::size_t pick = 0;
+          std::size_t pick_shape = 0;
+          double pick_regret = -1.0;
+          for (std::size_t q = 0; q < placed.size(); ++q) {
+            if (placed[q]) continue;
+            double best = std::numeric_limits<double>::infinity();
+            double second = std::numeric_limits<double>::infinity();
+            std::size_t best_shape = 0;
+            for (std::size_t k = 0; k < left.size(); ++k) {
+              if (left[k] == 0) continue;
+              if (cost[q][k] < best) {
+                second = best;
+                best = cost[q][k];
+                best_shape = k;
+              } else if (cost[q][k] < second) {
+                second = cost[q][k];
+              }
+            }
+            const double regret = std::isinf(second) ? 0.0 : second - best;
+            if (regret > pick_regret) {
+              pick_regret = regret;
+              pick = q;
+              pick_shape = best_shape;
+            }
+          }
+          placed[pick] = true;
+          --left[pick_shape];
+          child_of_part[first + pick] = children_of_shape[pick_shape][used[pick_shape]++];
+        }
+      }
+      first = last;
+    }
+  }
+
+  /// Which leaves below node `node` of depth `depth` are usable, as a byte per leaf.
+  std::vector<std::uint8_t> shape_of(int depth, Index node) const {
+    const Index width = topology_.leaves_below(depth);
+    std::vector<std::uint8_t> shape(at(width));
+    for (Index i = 0; i < width; ++i) {
+      const Index leaf = node * width + i;
+      shape[at(i)] =
+          static_cast<std::uint8_t>(allowed_before_[at(leaf) + 1] - allowed_before_[at(leaf)]);
+    }
+    return shape;
+  }
+
+  /// The weighted cost of the traffic inside `members` once mapped into node `node` alone.
+  double cost_inside(int depth, Index node, const std::vector<Index>& members) {
+    const std::vector<Stats> split = split_;
+    const Stats bottom_up = bottom_up_;
+    const std::size_t candidates = bottom_up_candidates_;
+    evaluating_ = true;
+    map_node(depth, node, members);
+    evaluating_ = false;
+    split_ = split;
+    bottom_up_ = bottom_up;
+    bottom_up_candidates_ = candidates;
+    for (const Index v : members) inside_[at(v)] = 1;
+    double cost = 0.0;
+    const CsrView g = graph_.view();
+    for (const Index v : members) {
+      for (Offset e = g.row_begin(v); e < g.row_end(v); ++e) {
+        const Index u = g.targets[at(e)];
+        if (inside_[at(u)] == 0) continue;
+        cost += g.weights[at(e)] *
+                topology_.weighted_distance(leaf_of_rank_[at(v)], leaf_of_rank_[at(u)]);
+      }
+    }
+    for (const Index v : members) inside_[at(v)] = 0;
+    return cost;
   }
 
   /// Every leaf below is allowed: ordinary TreeMatch on the induced subgraph and the subtree.
@@ -420,6 +631,8 @@ class TopDownMapper {
   std::vector<Stats> split_;  ///< [depth] = nodes split there
   Stats bottom_up_;
   std::size_t bottom_up_candidates_ = 0;
+  bool evaluating_ = false;           ///< inside cost_inside: no nested shape assignment
+  std::vector<std::uint8_t> inside_;  ///< scratch of cost_inside, all 0 between uses
 };
 
 void check_placement(const CommGraph& graph, const Topology& topology, const Context& ctx) {

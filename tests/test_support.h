@@ -33,6 +33,11 @@ class TempDir {
   TempDir& operator=(const TempDir&) = delete;
   [[nodiscard]] const std::filesystem::path& path() const { return path_; }
   [[nodiscard]] std::string file(const std::string& name) const { return (path_ / name).string(); }
+  /// Writes `content` to the file `name` in this folder and returns its path.
+  std::string write(const std::string& name, const std::string& content) const {
+    std::ofstream(path_ / name, std::ios::binary) << content;
+    return file(name);
+  }
 
  private:
   std::filesystem::path path_;

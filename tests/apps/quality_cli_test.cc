@@ -1,9 +1,14 @@
 // End-to-end: --refine / --no-refine, --link-costs on map and eval, generate geometric.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <cstdlib>
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -118,6 +123,88 @@ TEST(CliGenerate, GeometricIsDeterministicAndReadsBack) {
       run_treematch("generate geometric --ranks 48 --points 10 " + dir.file("c.graph"), dir);
   EXPECT_NE(few.exit_code, 0);
   EXPECT_NE(few.err.find("--points"), std::string::npos) << few.err;
+}
+
+}  // namespace
+}  // namespace treematch::testing
+
+namespace treematch::testing {
+namespace {
+
+/// A random sparse pattern of `ranks` ranks as a dense text matrix.
+std::string random_pattern(int ranks, std::uint32_t seed) {
+  std::vector<std::vector<int>> m(static_cast<std::size_t>(ranks),
+                                  std::vector<int>(static_cast<std::size_t>(ranks), 0));
+  for (int i = 0; i < ranks; ++i) {
+    for (int d = 0; d < 3; ++d) {
+      seed = seed * 1664525U + 1013904223U;
+      const int j = static_cast<int>((seed >> 8) % static_cast<std::uint32_t>(ranks));
+      if (j == i) continue;
+      m[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] +=
+          1 + static_cast<int>(seed % 97);
+    }
+  }
+  std::ostringstream text;
+  for (const auto& row : m) {
+    for (std::size_t j = 0; j < row.size(); ++j) text << (j ? " " : "") << row[j];
+    text << '\n';
+  }
+  return text.str();
+}
+
+TEST(CliRestricted, NeverCostlierThanTheFullMachineWithTheSameCores) {
+  // A node of 2 packages x 2 L3 x 4 cores x 2 hardware threads, restricted as a batch system's
+  // cgroup would (lstopo --restrict) to PU sets of a few shapes: the restricted tree maps no
+  // costlier than the full tree with --cores naming the same cores, both costed on the full node.
+  TempDir dir;
+  const std::string synthetic = "pack:2 l3:2 core:4 pu:2";
+  const std::string full = dir.file("full.xml");
+  ASSERT_EQ(
+      std::system(
+          ("lstopo-no-graphics -i '" + synthetic + "' " + quote(full) + " 2>/dev/null").c_str()),
+      0);
+  // Masks over the 32 PUs (two per core): whole cores, and an uneven split over the packages.
+  const std::vector<std::pair<std::string, std::vector<int>>> restrictions{
+      {"0x0000ffff", {0, 2, 4, 6, 8, 10, 12, 14}},                // package 0
+      {"0x00ff0fff", {0, 2, 4, 6, 8, 10, 16, 18, 20, 22}},        // 6 + 4 cores
+      {"0x3c3cf0ff", {0, 2, 4, 6, 12, 14, 18, 20, 26, 28}},       // holes in every L3
+      {"0xffff00f3", {0, 4, 6, 16, 18, 20, 22, 24, 26, 28, 30}},  // 3 + 8 cores
+  };
+  int seed = 1;
+  for (const auto& [mask, cores] : restrictions) {
+    const std::string restricted = dir.file("restricted-" + mask + ".xml");
+    ASSERT_EQ(std::system(("lstopo-no-graphics -i '" + synthetic + "' --restrict " + mask + " " +
+                           quote(restricted) + " 2>/dev/null")
+                              .c_str()),
+              0);
+    std::string list;
+    for (const int os : cores) {
+      if (!list.empty()) list += ',';
+      list += std::to_string(os);
+    }
+    const auto p = static_cast<int>(cores.size());
+    const std::string matrix =
+        dir.write("m.mat", random_pattern(p, static_cast<std::uint32_t>(seed++)));
+    const CommandResult on_restricted = run_treematch(
+        "map -m " + quote(matrix) + " -t " + quote(restricted) + " --numbering physical", dir);
+    ASSERT_EQ(on_restricted.exit_code, 0) << mask << ": " << on_restricted.err;
+    const CommandResult on_full = run_treematch(
+        "map -m " + quote(matrix) + " -t " + quote(full) + " --numbering physical --cores " + list,
+        dir);
+    ASSERT_EQ(on_full.exit_code, 0) << mask << ": " << on_full.err;
+    // Both mappings costed on the full node (the restricted run named its cores by OS index).
+    const std::string a = dir.write("restricted.perm", on_restricted.out);
+    const std::string b = dir.write("full.perm", on_full.out);
+    const std::string eval = "eval --json -m " + quote(matrix) + " -t " + quote(full) +
+                             " --numbering physical --cores " + list + " --mapping ";
+    const CommandResult cost_a = run_treematch(eval + quote(a), dir);
+    const CommandResult cost_b = run_treematch(eval + quote(b), dir);
+    ASSERT_EQ(cost_a.exit_code, 0) << mask << ": " << cost_a.err;
+    ASSERT_EQ(cost_b.exit_code, 0) << mask << ": " << cost_b.err;
+    EXPECT_LE(nlohmann::json::parse(cost_a.out)["weighted"].get<double>(),
+              nlohmann::json::parse(cost_b.out)["weighted"].get<double>())
+        << mask;
+  }
 }
 
 }  // namespace
