@@ -379,6 +379,7 @@ json settings_of(const BatchOptions& options, const Placement& placement) {
               {"numbering", m.input.numbering},
               {"cores", m.input.cores},
               {"oversubscribe", m.input.oversubscribe},
+              {"hwthreads", m.input.hardware_threads},
               {"node_size", m.input.node_size},
               {"format", m.format},
               {"hosts", m.hosts},
@@ -438,8 +439,10 @@ std::vector<json> resumable_rows(const BatchOptions& options, const Placement& p
   }
   const json now = settings_of(options, placement);
   for (const auto& [key, value] : now.items()) {
-    // A summary written before a setting existed ran with its default (an empty string or list).
-    const bool unset_before = !old["settings"].contains(key) && (value.empty() || value == "");
+    // A summary written before a setting existed ran with its default (an empty string or list,
+    // or false).
+    const bool unset_before =
+        !old["settings"].contains(key) && (value.empty() || value == "" || value == false);
     if (!unset_before && old["settings"].value(key, json()) != value) {
       throw io::InputError(
           "--resume", fmt::format("{} was written with {} {}, not {}; use another "

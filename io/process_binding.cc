@@ -1,4 +1,5 @@
-// hwloc process binding: a cpuset from OS indexes, set for the whole process, read back.
+// hwloc process binding: a cpuset from OS indexes, set for the whole process, read back; the PU
+// a thread runs on.
 #include "io/process_binding.h"
 
 #include <hwloc.h>
@@ -75,6 +76,25 @@ std::vector<kernels::Index> this_process_binding() {
   for (int pu = hwloc_bitmap_first(set.get()); pu >= 0; pu = hwloc_bitmap_next(set.get(), pu))
     cpus.push_back(static_cast<kernels::Index>(pu));
   return cpus;
+}
+
+kernels::Index this_thread_pu() {
+  const TopologyHandle topology = this_machine();
+  const Bitmap where = new_bitmap();
+  errno = 0;
+  if (hwloc_get_cpubind(topology.get(), where.get(), HWLOC_CPUBIND_THREAD) != 0) {
+    throw HwlocError(failed("hwloc_get_cpubind"));
+  }
+  if (hwloc_bitmap_weight(where.get()) != 1) {
+    // Unbound or bound to several PUs: where the thread runs now.
+    errno = 0;
+    if (hwloc_get_last_cpu_location(topology.get(), where.get(), HWLOC_CPUBIND_THREAD) != 0) {
+      throw HwlocError(failed("hwloc_get_last_cpu_location"));
+    }
+  }
+  const int pu = hwloc_bitmap_first(where.get());
+  if (pu < 0) throw HwlocError("hwloc_get_last_cpu_location returned an empty cpuset");
+  return static_cast<kernels::Index>(pu);
 }
 
 }  // namespace treematch::io

@@ -16,6 +16,9 @@
 #include <utility>
 #include <vector>
 
+#include <tbb/parallel_invoke.h>
+
+#include "src/cost.h"
 #include "src/multilevel_partition.h"
 
 namespace treematch {
@@ -708,8 +711,18 @@ TreeMatchResult constrained_treematch_map(const CommGraph& graph, const Topology
     unconstrained.placement.allowed_leaves.clear();
     return treematch_map(graph, topology, unconstrained);
   }
-  TopDownMapper mapper(graph, topology, ctx);
-  return mapper.run();
+  // Two splits of the partial nodes, as parallel tasks, the cheaper kept (the greedy one on
+  // ties): greedy growing fits clusters to capacities (natural_size), which uneven children need;
+  // the multilevel partitioner cuts large meshes 5-6% better (S1 on 128 nodes of 112 and 144
+  // cores: 3.31e8 against 3.51e8).
+  TreeMatchResult greedy;
+  TreeMatchResult multilevel;
+  tbb::parallel_invoke(
+      [&] { greedy = TopDownMapper(graph, topology, ctx).run(); },
+      [&] { multilevel = TopDownMapper(graph, topology, ctx, 0, NodeSplit::kMultilevel).run(); });
+  const double greedy_cost = evaluate_cost(graph, topology, greedy.mapping).weighted;
+  const double multilevel_cost = evaluate_cost(graph, topology, multilevel.mapping).weighted;
+  return multilevel_cost < greedy_cost ? std::move(multilevel) : std::move(greedy);
 }
 
 }  // namespace treematch

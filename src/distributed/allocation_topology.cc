@@ -1,7 +1,6 @@
 // The job's machines as one Topology: hwloc describes each node, MPI exchanges, then check, build.
 #include "src/distributed/allocation_topology.h"
 
-#include <hwloc.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -197,32 +196,6 @@ std::string this_host_name() {
   return std::string(buffer.data());
 }
 
-namespace {
-
-// ---- hwloc handles for this_thread_pu -------------------------------------------------------
-
-struct HwlocTopologyDeleter {
-  void operator()(hwloc_topology* topology) const noexcept { hwloc_topology_destroy(topology); }
-};
-struct HwlocBitmapDeleter {
-  void operator()(hwloc_bitmap_s* bitmap) const noexcept { hwloc_bitmap_free(bitmap); }
-};
-using HwlocBitmap = std::unique_ptr<hwloc_bitmap_s, HwlocBitmapDeleter>;
-
-std::string hwloc_failed(const char* call) {
-  const int error = errno;
-  return std::string(call) + " failed" +
-         (error != 0 ? ": " + std::generic_category().message(error) : std::string());
-}
-
-HwlocBitmap new_bitmap() {
-  HwlocBitmap bitmap(hwloc_bitmap_alloc());
-  if (!bitmap) throw io::HwlocError("hwloc_bitmap_alloc failed");
-  return bitmap;
-}
-
-}  // namespace
-
 NetworkShape parse_network(const std::string& text) {
   if (text.empty() || text == "flat") return {};
   const auto colon = text.find(':');
@@ -388,32 +361,6 @@ AllocationTopology read_allocation_topology(const NetworkShape& network,
   if (initialized != 0 && finalized == 0)
     return gather_allocation_topology(MPI_COMM_WORLD, network, options);
   return build_allocation_topology({describe_this_node(options)}, network);
-}
-
-Index this_thread_pu() {
-  hwloc_topology_t raw = nullptr;
-  errno = 0;
-  if (hwloc_topology_init(&raw) != 0) throw io::HwlocError(hwloc_failed("hwloc_topology_init"));
-  const std::unique_ptr<hwloc_topology, HwlocTopologyDeleter> topology(raw);
-  errno = 0;
-  if (hwloc_topology_load(topology.get()) != 0) {
-    throw io::HwlocError(hwloc_failed("hwloc_topology_load"));
-  }
-  HwlocBitmap where = new_bitmap();
-  errno = 0;
-  if (hwloc_get_cpubind(topology.get(), where.get(), HWLOC_CPUBIND_THREAD) != 0) {
-    throw io::HwlocError(hwloc_failed("hwloc_get_cpubind"));
-  }
-  if (hwloc_bitmap_weight(where.get()) != 1) {
-    // Unbound or bound to several PUs: where the thread runs now.
-    errno = 0;
-    if (hwloc_get_last_cpu_location(topology.get(), where.get(), HWLOC_CPUBIND_THREAD) != 0) {
-      throw io::HwlocError(hwloc_failed("hwloc_get_last_cpu_location"));
-    }
-  }
-  const int pu = hwloc_bitmap_first(where.get());
-  if (pu < 0) throw io::HwlocError("hwloc_get_last_cpu_location returned an empty cpuset");
-  return static_cast<Index>(pu);
 }
 
 }  // namespace treematch::distributed

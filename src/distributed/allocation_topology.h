@@ -82,9 +82,4 @@ AllocationTopology read_allocation_topology(const NetworkShape& network,
 /// The host name of this machine (gethostname). Throws std::system_error when it fails.
 std::string this_host_name();
 
-/// The OS index of the PU the calling thread runs on: the PU of its binding
-/// (hwloc_get_cpubind) when bound to a single PU, otherwise (unbound, or bound to several PUs)
-/// the PU it last ran on (hwloc_get_last_cpu_location). Throws io::HwlocError naming the call.
-Index this_thread_pu();
-
 }  // namespace treematch::distributed

@@ -13,6 +13,7 @@
 
 #include "io/input_error.h"
 #include "io/matrix_reader.h"
+#include "io/process_binding.h"
 #include "src/distributed/mpi_environment.h"
 #include "src/treematch.h"
 
@@ -182,7 +183,7 @@ ReorderResult reorder_with_root_graph(MPI_Comm comm, const CommGraph& graph,
 
   // Where every process sits: its node from the allocation, its PU from hwloc.
   int pu = 0;
-  collective(comm, [&] { pu = static_cast<int>(this_thread_pu()); });
+  collective(comm, [&] { pu = static_cast<int>(io::this_thread_pu()); });
   std::vector<int> pus(static_cast<std::size_t>(me.size));
   check_mpi(MPI_Allgather(&pu, 1, MPI_INT, pus.data(), 1, MPI_INT, comm), "MPI_Allgather");
   std::vector<ProcessPlace> places(static_cast<std::size_t>(me.size));

@@ -178,6 +178,14 @@ std::vector<Cpus> expected_cpus(const TempDir& dir, const std::string& matrix,
   return cpus;
 }
 
+/// Every rank printed exactly the CPUs `expected` gives it (bindings this machine can make).
+void expect_each_rank_bound(const CommandResult& run, const std::vector<Cpus>& expected) {
+  const std::map<int, std::string> printed = printed_bindings(run.out);
+  ASSERT_EQ(printed.size(), expected.size()) << run.out << run.err;
+  for (std::size_t rank = 0; rank < expected.size(); ++rank)
+    EXPECT_EQ(printed.at(static_cast<int>(rank)), cpu_list(expected[rank])) << "rank " << rank;
+}
+
 /// Each rank's printed CPUs equal `expected` where this machine can bind them; the ones it cannot
 /// were reported by Open MPI with exactly the expected bitmap, in rank order.
 void expect_open_mpi_bound(const CommandResult& run, const std::vector<Cpus>& expected) {
@@ -196,7 +204,7 @@ void expect_open_mpi_bound(const CommandResult& run, const std::vector<Cpus>& ex
   EXPECT_EQ(failed_bindings(run.err), unmakeable) << run.err;
 }
 
-// ---- Open MPI 4.1: mpirun --rankfile on fake topologies -----------------------------------------
+// ---- Open MPI 4.1: mpirun --rankfile on fake topologies --------------------------------------
 
 struct RankfileCase {
   std::string name;
@@ -263,8 +271,7 @@ INSTANTIATE_TEST_SUITE_P(
         RankfileCase{"restricted_smt", "pack:2 core:4 pu:2", "0x3cf0", 4, false, "logical"}),
     [](const ::testing::TestParamInfo<RankfileCase>& param) { return param.param.name; });
 
-// ---- MPICH Hydra
-// ---------------------------------------------------------------------------------
+// ---- MPICH Hydra ------------------------------------------------------------------------------
 
 /// mpiexec.hydra (Debian's mpich), or "" when it is not installed.
 std::string hydra() {
@@ -315,27 +322,38 @@ TEST(HydraMachineFile, BindsEveryRankOfAFakeSmtNodeAsMapped) {
     EXPECT_EQ(bound[static_cast<int>(rank)], expected[rank]) << "rank " << rank;
 }
 
+/// A shuffled ring of one rank per core of this machine, mapped onto it in `format`: the command
+/// the output's header gives (from `prefix` on, with the binding printer as the program) and the
+/// PUs each rank should get.
+struct MappedHere {
+  std::string command;
+  std::vector<Cpus> expected;
+};
+
+MappedHere map_here(const TempDir& dir, const std::string& format, const std::string& prefix) {
+  const int cores = static_cast<int>(hwloc_leaves("", false).size());
+  const std::string matrix = dir.write("ring.mat", shuffled_ring(cores));
+  MappedHere mapped{"", expected_cpus(dir, matrix, "", false)};
+  const std::string file = dir.file("job." + format);
+  const CommandResult map =
+      run_treematch("map -m " + quote(matrix) + " --format " + format + " -o " + quote(file), dir);
+  EXPECT_EQ(map.exit_code, 0) << map.err;
+  mapped.command = launch_line(read_text(file), prefix, kPrint);
+  EXPECT_FALSE(mapped.command.empty()) << read_text(file);
+  return mapped;
+}
+
 TEST(HydraMachineFile, BindsEveryRankOfThisMachineAsMapped) {
   if (hydra().empty()) GTEST_SKIP() << "mpiexec.hydra (Debian package mpich) is not installed";
   TempDir dir;
-  const int cores = static_cast<int>(hwloc_leaves("", false).size());
-  const std::string matrix = dir.write("ring.mat", shuffled_ring(cores));
-  const std::vector<Cpus> expected = expected_cpus(dir, matrix, "", false);
-  const std::string file = dir.file("job.hydra");
-  const CommandResult map =
-      run_treematch("map -m " + quote(matrix) + " --format hydra -o " + quote(file), dir);
-  ASSERT_EQ(map.exit_code, 0) << map.err;
-  const std::string command = launch_line(read_text(file), "# mpiexec.hydra", kPrint);
-  const CommandResult run = run_shell(hydra() + command, dir.file("out.txt"), dir.file("err.txt"));
+  const MappedHere mapped = map_here(dir, "hydra", "# mpiexec.hydra");
+  const CommandResult run =
+      run_shell(hydra() + mapped.command, dir.file("out.txt"), dir.file("err.txt"));
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  const std::map<int, std::string> printed = printed_bindings(run.out);
-  ASSERT_EQ(printed.size(), expected.size()) << run.out;
-  for (std::size_t rank = 0; rank < expected.size(); ++rank)
-    EXPECT_EQ(printed.at(static_cast<int>(rank)), cpu_list(expected[rank])) << "rank " << rank;
+  expect_each_rank_bound(run, mapped.expected);
 }
 
-// ---- Slurm: srun --cpu-bind on a one-node cluster started here
-// ------------------------------------
+// ---- Slurm: srun --cpu-bind on a one-node cluster started here -------------------------------
 
 class SlurmCluster : public ::testing::Test {
  protected:
@@ -371,22 +389,12 @@ class SlurmCluster : public ::testing::Test {
 
 TEST_F(SlurmCluster, SrunBindsEveryRankAsMapped) {
   TempDir dir;
-  const int cores = static_cast<int>(hwloc_leaves("", false).size());
-  const std::string matrix = dir.write("ring.mat", shuffled_ring(cores));
-  const std::vector<Cpus> expected = expected_cpus(dir, matrix, "", false);
-  const std::string file = dir.file("job.slurm");
-  const CommandResult map =
-      run_treematch("map -m " + quote(matrix) + " --format slurm -o " + quote(file), dir);
-  ASSERT_EQ(map.exit_code, 0) << map.err;
-  const std::string command = launch_line(read_text(file), "# ", kPrint);
-  ASSERT_NE(command.find("srun"), std::string::npos) << read_text(file);
-  const CommandResult run = run_shell("timeout 60 env " + srun_environment() + command,
+  const MappedHere mapped = map_here(dir, "slurm", "# ");
+  ASSERT_NE(mapped.command.find("srun"), std::string::npos) << mapped.command;
+  const CommandResult run = run_shell("timeout 60 env " + srun_environment() + mapped.command,
                                       dir.file("out.txt"), dir.file("err.txt"));
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  const std::map<int, std::string> printed = printed_bindings(run.out);
-  ASSERT_EQ(printed.size(), expected.size()) << run.out;
-  for (std::size_t rank = 0; rank < expected.size(); ++rank)
-    EXPECT_EQ(printed.at(static_cast<int>(rank)), cpu_list(expected[rank])) << "rank " << rank;
+  expect_each_rank_bound(run, mapped.expected);
 }
 
 TEST_F(SlurmCluster, TheBindingWrapperBindsEveryRankUnderSrun) {
@@ -403,14 +411,10 @@ TEST_F(SlurmCluster, TheBindingWrapperBindsEveryRankUnderSrun) {
                     " --cpu-bind=none " + TM_BINARY + " bind " + quote(json) + " -- " + kPrint,
                 dir.file("out.txt"), dir.file("err.txt"));
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  const std::map<int, std::string> printed = printed_bindings(run.out);
-  ASSERT_EQ(printed.size(), expected.size()) << run.out;
-  for (std::size_t rank = 0; rank < expected.size(); ++rank)
-    EXPECT_EQ(printed.at(static_cast<int>(rank)), cpu_list(expected[rank])) << "rank " << rank;
+  expect_each_rank_bound(run, expected);
 }
 
-// ---- treematch bind under Open MPI and Hydra
-// ------------------------------------------------------
+// ---- treematch bind under Open MPI and Hydra ----------------------------------------------------
 
 /// A JSON mapping of this machine that puts rank r on the core of index (r + 1) mod cores: a
 /// binding no launcher would make by default.
@@ -431,19 +435,23 @@ std::string rotated_mapping(const TempDir& dir, std::vector<Cpus>& expected) {
   return dir.write("rotated.json", R"({"mapping":[],"placement":[)" + placement + "]}");
 }
 
+/// `treematch bind MAPPING -- print_binding.sh` under Open MPI's mpirun, one rank per entry of
+/// `expected`, mpirun itself binding nothing.
+CommandResult bind_under_mpirun(const TempDir& dir, const std::string& mapping,
+                                const std::vector<Cpus>& expected) {
+  return run_shell(std::string(TM_MPIEXEC) + " --allow-run-as-root -n " +
+                       std::to_string(expected.size()) + " --bind-to none " + TM_BINARY + " bind " +
+                       quote(mapping) + " -- " + kPrint,
+                   dir.file("out.txt"), dir.file("err.txt"));
+}
+
 TEST(BindWrapper, BindsEveryRankUnderMpirun) {
   TempDir dir;
   std::vector<Cpus> expected;
   const std::string json = rotated_mapping(dir, expected);
-  const CommandResult run = run_shell(std::string(TM_MPIEXEC) + " --allow-run-as-root -n " +
-                                          std::to_string(expected.size()) + " --bind-to none " +
-                                          TM_BINARY + " bind " + quote(json) + " -- " + kPrint,
-                                      dir.file("out.txt"), dir.file("err.txt"));
+  const CommandResult run = bind_under_mpirun(dir, json, expected);
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  const std::map<int, std::string> printed = printed_bindings(run.out);
-  ASSERT_EQ(printed.size(), expected.size()) << run.out;
-  for (std::size_t rank = 0; rank < expected.size(); ++rank)
-    EXPECT_EQ(printed.at(static_cast<int>(rank)), cpu_list(expected[rank])) << "rank " << rank;
+  expect_each_rank_bound(run, expected);
 }
 
 TEST(BindWrapper, BindsEveryRankUnderHydra) {
@@ -455,10 +463,7 @@ TEST(BindWrapper, BindsEveryRankUnderHydra) {
                                           TM_BINARY + " bind " + quote(json) + " -- " + kPrint,
                                       dir.file("out.txt"), dir.file("err.txt"));
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  const std::map<int, std::string> printed = printed_bindings(run.out);
-  ASSERT_EQ(printed.size(), expected.size()) << run.out;
-  for (std::size_t rank = 0; rank < expected.size(); ++rank)
-    EXPECT_EQ(printed.at(static_cast<int>(rank)), cpu_list(expected[rank])) << "rank " << rank;
+  expect_each_rank_bound(run, expected);
 }
 
 TEST(BindWrapper, ReadsARankfileAsOpenMpiDoes) {
@@ -474,15 +479,9 @@ TEST(BindWrapper, ReadsARankfileAsOpenMpiDoes) {
     expected.push_back(cores[core]);
   }
   const std::string path = dir.write("job.rankfile", rankfile);
-  const CommandResult run = run_shell(std::string(TM_MPIEXEC) + " --allow-run-as-root -n " +
-                                          std::to_string(expected.size()) + " --bind-to none " +
-                                          TM_BINARY + " bind " + quote(path) + " -- " + kPrint,
-                                      dir.file("out.txt"), dir.file("err.txt"));
+  const CommandResult run = bind_under_mpirun(dir, path, expected);
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  const std::map<int, std::string> printed = printed_bindings(run.out);
-  ASSERT_EQ(printed.size(), expected.size()) << run.out;
-  for (std::size_t rank = 0; rank < expected.size(); ++rank)
-    EXPECT_EQ(printed.at(static_cast<int>(rank)), cpu_list(expected[rank])) << "rank " << rank;
+  expect_each_rank_bound(run, expected);
 }
 
 TEST(BindWrapper, OutsideALauncherIsAOneLineError) {

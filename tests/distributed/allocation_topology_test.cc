@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "io/input_error.h"
+#include "io/process_binding.h"
 #include "io/topology_reader.h"
 
 namespace treematch::distributed {
@@ -207,7 +208,7 @@ TEST(ReadAllocationTopology, WithoutMpiIsThisMachineAsOneNode) {
 
 TEST(ThisThreadPu, IsAPuOfALeafOfThisMachine) {
   const Topology here = describe_this_node().topology;
-  const Index pu = this_thread_pu();
+  const Index pu = io::this_thread_pu();
   bool found = false;
   for (Index leaf = 0; leaf < here.leaf_count(); ++leaf) {
     for (const Index cpu : here.cpus(leaf)) found = found || cpu == pu;
