@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <utility>
@@ -19,6 +20,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "apps/batch_journal.h"
 #include "io/atomic_file.h"
 #include "io/hdf5_container.h"
 #include "io/input_error.h"
@@ -32,6 +34,9 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 using json = nlohmann::ordered_json;  // the summary keeps its column order
+
+/// The journal of finished patterns in DIR (apps/batch_journal.h).
+constexpr const char* kJournal = "progress.jsonl";
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
@@ -419,39 +424,55 @@ std::string summary_csv(const std::vector<json>& rows) {
   return text;
 }
 
-/// The rows of DIR/summary.json that --resume may keep, by name; throws InputError when the file
-/// exists but cannot be used.
-std::vector<json> resumable_rows(const BatchOptions& options, const Placement& placement,
-                                 const fs::path& summary) {
-  std::error_code ec;
-  if (!fs::exists(summary, ec)) return {};
-  std::ifstream in(summary);
-  json old;
-  try {
-    in >> old;
-  } catch (const json::exception& e) {
-    throw io::InputError(summary.string(), std::string("cannot parse (") + e.what() +
-                                               "); remove it or drop --resume");
-  }
-  if (!old.is_object() || !old.contains("settings") || !old.contains("patterns")) {
-    throw io::InputError(summary.string(),
-                         "not a treematch batch summary; remove it or drop --resume");
-  }
-  const json now = settings_of(options, placement);
+/// Throws InputError unless the settings `old` (of a summary or journal at `file`) match `now`.
+void check_same_settings(const json& old, const json& now, const std::string& file) {
   for (const auto& [key, value] : now.items()) {
     // A summary written before a setting existed ran with its default (an empty string or list,
     // or false).
     const bool unset_before =
-        !old["settings"].contains(key) && (value.empty() || value == "" || value == false);
-    if (!unset_before && old["settings"].value(key, json()) != value) {
-      throw io::InputError(
-          "--resume", fmt::format("{} was written with {} {}, not {}; use another "
-                                  "--out or drop --resume",
-                                  summary.string(), key, old["settings"].value(key, json()).dump(),
-                                  value.dump()));
+        !old.contains(key) && (value.empty() || value == "" || value == false);
+    if (!unset_before && old.value(key, json()) != value) {
+      throw io::InputError("--resume",
+                           fmt::format("{} was written with {} {}, not {}; use another --out or "
+                                       "drop --resume",
+                                       file, key, old.value(key, json()).dump(), value.dump()));
     }
   }
-  return old["patterns"].get<std::vector<json>>();
+}
+
+/// The rows that --resume may keep: those of DIR/summary.json (a finished batch) and of
+/// DIR/progress.jsonl (the journal of an interrupted one); throws InputError when a file exists
+/// but cannot be used.
+std::vector<json> resumable_rows(const BatchOptions& options, const Placement& placement,
+                                 const fs::path& out) {
+  const json now = settings_of(options, placement);
+  std::vector<json> rows;
+  const fs::path summary = out / "summary.json";
+  std::error_code ec;
+  if (fs::exists(summary, ec)) {
+    std::ifstream in(summary);
+    json old;
+    try {
+      in >> old;
+    } catch (const json::exception& e) {
+      throw io::InputError(summary.string(), std::string("cannot parse (") + e.what() +
+                                                 "); remove it or drop --resume");
+    }
+    if (!old.is_object() || !old.contains("settings") || !old.contains("patterns")) {
+      throw io::InputError(summary.string(),
+                           "not a treematch batch summary; remove it or drop --resume");
+    }
+    check_same_settings(old["settings"], now, summary.string());
+    rows = old["patterns"].get<std::vector<json>>();
+  }
+  json settings;
+  const fs::path journal = out / kJournal;
+  std::vector<json> recorded = BatchJournal::read(journal.string(), settings);
+  if (!recorded.empty()) {
+    check_same_settings(settings, now, journal.string());
+    rows.insert(rows.end(), recorded.begin(), recorded.end());
+  }
+  return rows;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -483,8 +504,7 @@ Plan make_plan(const BatchOptions& options, const Placement& placement) {
   if (!options.resume) return plan;
 
   const std::string extension = extension_of(io::parse_output_format(options.map.format));
-  const std::vector<json> old =
-      resumable_rows(options, placement, fs::path(options.out) / "summary.json");
+  const std::vector<json> old = resumable_rows(options, placement, fs::path(options.out));
   for (std::size_t i = 0; i < plan.patterns.size(); ++i) {
     const Pattern& p = plan.patterns[i];
     const auto found = std::find_if(old.begin(), old.end(), [&](const json& row) {
@@ -574,7 +594,8 @@ CLI::App* add_batch_command(CLI::App& app, BatchOptions& options) {
   batch->add_option("--seed", options.map.seed, "seed of the random baseline")
       ->capture_default_str();
   batch->add_flag("--resume", options.resume,
-                  "skip the patterns that DIR/summary.json lists as ok and whose output exists");
+                  "skip the patterns that DIR/summary.json (or, after an interruption, the journal "
+                  "DIR/progress.jsonl) lists as ok and whose output exists");
   batch->add_flag("-q,--quiet{false}", options.progress, "no progress line per finished pattern");
   return batch;
 }
@@ -607,6 +628,12 @@ int run_batch(const BatchOptions& options, MPI_Comm comm) {
     }
   }
 
+  // Rank 0 records every finished pattern as it completes: an interrupted batch resumes there.
+  std::optional<BatchJournal> journal;
+  if (root) {
+    journal.emplace((fs::path(options.out) / kJournal).string(), settings_of(options, placement),
+                    options.resume);
+  }
   std::vector<std::uint64_t> sizes;
   for (const std::size_t i : todo) sizes.push_back(plan.patterns[i].bytes);
   const auto task = [&](std::size_t t) {
@@ -632,6 +659,7 @@ int run_batch(const BatchOptions& options, MPI_Comm comm) {
       fs::remove(file, ignored);  // no stale mapping beside a failed record
       progress(plan.patterns[i].name, "FAILED: " + row["error"].get<std::string>());
     }
+    journal->record(row);
     plan.rows[i] = std::move(row);
   };
   distributed::run_tasks(comm, sizes, task, on_result);
@@ -643,6 +671,7 @@ int run_batch(const BatchOptions& options, MPI_Comm comm) {
                               summary.dump(2) + "\n");
     io::write_file_atomically((fs::path(options.out) / "summary.csv").string(),
                               summary_csv(plan.rows));
+    journal->finish();  // the summary holds every row now
     const std::size_t failed = static_cast<std::size_t>(
         std::count_if(plan.rows.begin(), plan.rows.end(),
                       [](const json& row) { return row.value("status", "") != "ok"; }));

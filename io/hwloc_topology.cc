@@ -6,6 +6,10 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <limits>
 #include <memory>
 #include <stdexcept>
@@ -14,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "io/hwloc_xml_check.h"
 #include "io/input_error.h"
 #include "src/unbalanced_tree.h"
 
@@ -36,6 +41,9 @@ std::string call_failed(const char* call) {
 // A topology with the filters every source shares: instruction caches kept, like the project's
 // own synthetic parser (their levels have arity 1 on real machines and are dropped anyway).
 TopologyHandle new_topology(unsigned long flags) {
+  // hwloc prints its own multi-line reports of damaged input on stderr; treematch reports the
+  // failure in one line. The user can still ask for them (HWLOC_HIDE_ERRORS=0).
+  setenv("HWLOC_HIDE_ERRORS", "2", /*overwrite=*/0);
   hwloc_topology_t raw = nullptr;
   errno = 0;
   if (hwloc_topology_init(&raw) != 0) throw HwlocError(call_failed("hwloc_topology_init"));
@@ -197,11 +205,23 @@ Topology convert(hwloc_topology_t topology, const std::string& source, MachineRu
 }  // namespace
 
 Topology read_hwloc_xml(const std::string& path, const TopologyOptions& options) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw InputError(path, "cannot open the file");
+  const std::string xml((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  if (file.bad()) throw InputError(path, "cannot read the file");
+  if (xml.size() >= static_cast<std::size_t>(INT_MAX)) {
+    throw InputError(path, "an hwloc XML file of 2 GiB or more");
+  }
+  // hwloc trusts some attributes it does not check (a damaged file can crash it): check first.
+  if (const std::string problem = hwloc_xml_problem(xml); !problem.empty()) {
+    throw InputError(path, "damaged hwloc XML: " + problem);
+  }
   TopologyHandle topology = new_topology(HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
   errno = 0;
-  if (hwloc_topology_set_xml(topology.get(), path.c_str()) != 0) {
-    throw InputError(path,
-                     call_failed("hwloc_topology_set_xml") + " (not a readable hwloc XML file?)");
+  if (hwloc_topology_set_xmlbuffer(topology.get(), xml.c_str(), static_cast<int>(xml.size() + 1)) !=
+      0) {
+    throw InputError(
+        path, call_failed("hwloc_topology_set_xmlbuffer") + " (not a readable hwloc XML file?)");
   }
   load(topology.get(), path);
   return convert(topology.get(), path, MachineRule::kOneMachine, options);

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <numeric>
 #include <optional>
@@ -44,6 +46,26 @@ struct Level {
 struct Unsupported {
   std::string why;
 };
+
+/// A count for messages: exact below 10^15.
+std::string fmt_count(double count) {
+  if (count < 1e15) return std::to_string(static_cast<long long>(count));
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", count);
+  return text;
+}
+
+/// At most 60 characters of the user's text for a message, non-printable bytes as '?' (never the
+/// raw bytes of a huge or binary argument).
+std::string shown(std::string_view text) {
+  constexpr std::size_t kMost = 60;
+  std::string out(text.substr(0, kMost));
+  for (char& c : out) {
+    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e) c = '?';
+  }
+  if (text.size() > kMost) out += "...";
+  return out;
+}
 
 char lower(char c) {
   return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
@@ -156,8 +178,8 @@ std::vector<std::string_view> split(std::string_view text, char separator) {
 
 InputError bad_indexes(const std::string& description, const std::string& indexes,
                        const std::string& problem) {
-  return InputError(kSource,
-                    "cannot parse '" + description + "': indexes=" + indexes + " " + problem);
+  return InputError(kSource, "cannot parse '" + shown(description) +
+                                 "': indexes=" + shown(indexes) + " " + problem);
 }
 
 struct Loop {
@@ -209,7 +231,7 @@ std::vector<Index> pu_os_indexes(const std::vector<Level>& levels, const std::st
                                                    : parse_loop_number(item.substr(star + 1));
         if (!step || !nb || *step < 1 || *nb < 1 || *step > total || *nb > total) {
           throw bad_indexes(description, spec,
-                            "has the loop '" + std::string(item) +
+                            "has the loop '" + shown(item) +
                                 "'; expected step*count with both in [1, " + std::to_string(total) +
                                 "]");
         }
@@ -222,7 +244,7 @@ std::vector<Index> pu_os_indexes(const std::vector<Level>& levels, const std::st
       std::vector<std::size_t> depths;
       for (const std::string_view name : split(spec, ':')) {
         const std::optional<LevelType> type = parse_type(name);
-        if (!type) throw Unsupported{"interleaving level '" + std::string(name) + "'"};
+        if (!type) throw Unsupported{"interleaving level '" + shown(name) + "'"};
         std::size_t depth = 0;
         for (std::size_t i = 0; i + 1 < levels.size(); ++i) {
           if (levels[i].type == *type) {
@@ -232,10 +254,10 @@ std::vector<Index> pu_os_indexes(const std::vector<Level>& levels, const std::st
         }
         if (depth == 0) {
           throw bad_indexes(description, spec,
-                            "names '" + std::string(name) + "', which is no level above the PUs");
+                            "names '" + shown(name) + "', which is no level above the PUs");
         }
         if (std::find(depths.begin(), depths.end(), depth) != depths.end()) {
-          throw bad_indexes(description, spec, "names level '" + std::string(name) + "' twice");
+          throw bad_indexes(description, spec, "names level '" + shown(name) + "' twice");
         }
         depths.push_back(depth);
       }
@@ -340,35 +362,50 @@ std::variant<std::vector<Level>, Unsupported> scan_levels(const std::string& tex
     while (pos < n && is_alnum(text[pos])) ++pos;
     const std::string_view word(text.data() + begin, pos - begin);
     if (word.empty()) {
-      return Unsupported{"unexpected character '" + std::string(1, text[pos]) + "' at position " +
-                         std::to_string(pos)};
+      return Unsupported{"unexpected character '" + shown(std::string_view(text).substr(pos, 1)) +
+                         "' at position " + std::to_string(pos)};
     }
     if (pos == n || text[pos] != ':') {
-      return Unsupported{all_digits(word) ? "level '" + std::string(word) + "' has no type"
-                                          : "expected ':' right after '" + std::string(word) + "'"};
+      return Unsupported{all_digits(word) ? "level '" + shown(word) + "' has no type"
+                                          : "expected ':' right after '" + shown(word) + "'"};
     }
     const std::optional<LevelType> type = parse_type(word);
-    if (!type) return Unsupported{"unknown object type '" + std::string(word) + "'"};
+    if (!type) return Unsupported{"unknown object type '" + shown(word) + "'"};
     const std::size_t arity_begin = ++pos;
-    while (pos < n && is_digit(text[pos])) ++pos;
+    // hwloc reads the number as strtoul(base 0) does: 0x.. hexadecimal, 0.. octal.
+    int base = 10;
+    if (pos + 1 < n && text[pos] == '0' && (text[pos + 1] == 'x' || text[pos + 1] == 'X')) {
+      base = 16;
+      pos += 2;
+    } else if (pos + 1 < n && text[pos] == '0' && is_digit(text[pos + 1])) {
+      base = 8;
+      pos += 1;
+    }
+    const std::size_t digits_begin = pos;
+    while (pos < n && (is_digit(text[pos]) ||
+                       (base == 16 && ((lower(text[pos]) >= 'a' && lower(text[pos]) <= 'f'))))) {
+      ++pos;
+    }
     const std::string_view arity_text(text.data() + arity_begin, pos - arity_begin);
-    if (arity_text.empty()) {
-      return Unsupported{"missing the number of objects after '" + std::string(word) + ":'"};
+    const std::string_view digits(text.data() + digits_begin, pos - digits_begin);
+    if (digits.empty()) {
+      return Unsupported{"missing the number of objects after '" + shown(word) + ":'"};
     }
-    if (arity_text.size() > 1 && arity_text[0] == '0') {
-      return Unsupported{"number of objects '" + std::string(arity_text) +
-                         "' starts with 0 (hwloc reads it as octal)"};
+    std::int64_t number = 0;
+    const auto [end, error] =
+        std::from_chars(digits.data(), digits.data() + digits.size(), number, base);
+    if (error != std::errc() || end != digits.data() + digits.size() ||
+        number > std::numeric_limits<Index>::max()) {
+      return Unsupported{"number of objects '" + shown(arity_text) +
+                         "' is not a number below 2^31"};
     }
-    const std::optional<std::int64_t> arity = parse_decimal(arity_text);
-    if (!arity || *arity > std::numeric_limits<Index>::max()) {
-      return Unsupported{"number of objects '" + std::string(arity_text) + "' is too large"};
-    }
-    if (*arity == 0) return Unsupported{"level '" + std::string(word) + "' has 0 objects"};
+    const std::optional<std::int64_t> arity = number;
+    if (*arity == 0) return Unsupported{"level '" + shown(word) + "' has 0 objects"};
     Level level{*type, static_cast<Index>(*arity), std::nullopt};
     if (pos < n && text[pos] == '(') {
       const std::size_t close = text.find(')', pos);
       if (close == std::string::npos) {
-        return Unsupported{"missing ')' after '" + std::string(word) + "'"};
+        return Unsupported{"missing ')' after '" + shown(word) + "'"};
       }
       const std::string_view attributes(text.data() + pos + 1, close - pos - 1);
       for (const std::string_view item : split(attributes, ' ')) {
@@ -384,14 +421,14 @@ std::variant<std::vector<Level>, Unsupported> scan_levels(const std::string& tex
                    is_memory_size(value)) {
           // Memory sizes do not shape the tree.
         } else {
-          return Unsupported{"attribute '" + std::string(item) + "' of '" + std::string(word) +
-                             "'"};
+          return Unsupported{"attribute '" + shown(item) + "' of '" + shown(word) + "'"};
         }
       }
       pos = close + 1;
     }
     if (pos < n && text[pos] != ' ') {
-      return Unsupported{"expected a space after '" + text.substr(begin, pos - begin) + "'"};
+      return Unsupported{"expected a space after '" +
+                         shown(std::string_view(text).substr(begin, pos - begin)) + "'"};
     }
     levels.push_back(std::move(level));
   }
@@ -451,12 +488,19 @@ SyntheticParse parse_synthetic_without_hwloc(const std::string& description,
   for (const Level& level : levels) {
     leaves *= level.arity;
     if (leaves > std::numeric_limits<Index>::max()) {
-      throw InputError(kSource, "cannot parse '" + description + "': more than " +
+      throw InputError(kSource, "cannot parse '" + shown(description) + "': more than " +
                                     std::to_string(std::numeric_limits<Index>::max()) + " PUs");
     }
   }
   std::vector<Index> os;
   if (levels.back().indexes) {
+    // The OS index of every PU is computed (an interleaving says nothing about a part alone).
+    constexpr std::int64_t kMostIndexed = std::int64_t{1} << 26;
+    if (leaves > kMostIndexed) {
+      throw InputError(kSource, "cannot parse '" + shown(description) + "': indexes= on " +
+                                    std::to_string(leaves) + " PUs; at most " +
+                                    std::to_string(kMostIndexed) + " are numbered this way");
+    }
     try {
       os = pu_os_indexes(levels, *levels.back().indexes, description);
     } catch (Unsupported& unsupported) {
@@ -473,8 +517,29 @@ SyntheticParse parse_synthetic_without_hwloc(const std::string& description,
   }
   const auto core = std::find_if(levels.begin(), levels.end(),
                                  [](const Level& level) { return level.type.kind == Kind::kCore; });
+  const bool cores = !options.hardware_threads && core != levels.end();
+  if (options.leaves_needed > 0) {
+    // The part a job of that many leaves uses, in PUs: whole cores, whole machines.
+    std::int64_t threads = 1;
+    if (cores) {
+      for (auto level = core + 1; level != levels.end(); ++level) threads *= level->arity;
+    }
+    // Several machines (Group levels above): whole machines only.
+    std::int64_t machine = 1;
+    if (machine_level(levels) > 0) {
+      for (std::size_t i = static_cast<std::size_t>(machine_level(levels)); i < levels.size(); ++i)
+        machine *= levels[i].arity;
+    }
+    const std::int64_t unit =
+        std::max(std::max<std::int64_t>(options.machine_leaves, 1) * threads, machine);
+    tree = prefix_levels(std::move(tree), options.leaves_needed * threads, unit);
+    std::int64_t kept = 1;
+    for (const TreeLevel& level : tree) kept *= level.arity;
+    if (!os.empty()) os.resize(static_cast<std::size_t>(kept));
+    leaves = kept;
+  }
   try {
-    if (!options.hardware_threads && core != levels.end()) {
+    if (cores) {
       return SyntheticParse{cores_as_leaves(std::move(tree), std::move(os),
                                             static_cast<std::size_t>(core - levels.begin()),
                                             machine_level(levels), static_cast<Index>(leaves)),
@@ -482,20 +547,52 @@ SyntheticParse parse_synthetic_without_hwloc(const std::string& description,
     }
     return SyntheticParse{Topology(std::move(tree), std::move(os), machine_level(levels)), {}};
   } catch (const std::invalid_argument& error) {
-    throw InputError(kSource, "cannot parse '" + description + "': " + error.what());
+    throw InputError(kSource, "cannot parse '" + shown(description) + "': " + error.what());
   }
+}
+
+/// The PUs of a description as hwloc would build them (the product of the numbers after ':' or
+/// alone, read as strtoul does), or nothing when a level cannot be read so.
+std::optional<double> estimated_pus(const std::string& description) {
+  double product = 1.0;
+  std::size_t begin = 0;
+  while (begin < description.size()) {
+    std::size_t end = description.find(' ', begin);
+    if (end == std::string::npos) end = description.size();
+    std::string_view item(description.data() + begin, end - begin);
+    begin = end + 1;
+    if (item.empty()) continue;
+    if (item.front() == '[' || item.front() == '(') continue;  // memory, root attributes
+    const std::size_t colon = item.find(':');
+    if (colon != std::string_view::npos) item.remove_prefix(colon + 1);
+    const std::string number(item.substr(0, item.find_first_of("([")));
+    char* stop = nullptr;
+    const unsigned long long value = std::strtoull(number.c_str(), &stop, 0);
+    if (number.empty() || stop != number.c_str() + number.size()) return std::nullopt;
+    product *= static_cast<double>(value);
+  }
+  return product;
 }
 
 Topology read_synthetic(const std::string& description, const TopologyOptions& options) {
   SyntheticParse parse = parse_synthetic_without_hwloc(description, options);
   if (parse.topology) return std::move(*parse.topology);
+  // hwloc builds a synthetic machine object by object, seconds per 10^4 PUs: beyond a small
+  // machine, only the forms read above are accepted (they cost nothing).
+  constexpr double kMostForHwloc = 4096.0;
+  if (const std::optional<double> pus = estimated_pus(description); pus && *pus > kMostForHwloc) {
+    throw InputError(kSource, "cannot parse '" + shown(description) + "': " + parse.unsupported +
+                                  "; hwloc would build its " + fmt_count(*pus) +
+                                  " PUs one by one (at most 4096 are left to it): write the "
+                                  "description in the form treematch reads itself");
+  }
   try {
     return read_hwloc_synthetic(description, kSource, options);
   } catch (const InputError& error) {
     std::string hwloc_says = error.what();
     const std::string prefix = std::string(kSource) + ": ";
     if (hwloc_says.rfind(prefix, 0) == 0) hwloc_says.erase(0, prefix.size());
-    throw InputError(kSource, "cannot parse '" + description + "': " + parse.unsupported +
+    throw InputError(kSource, "cannot parse '" + shown(description) + "': " + parse.unsupported +
                                   "; hwloc: " + hwloc_says);
   }
 }

@@ -84,7 +84,7 @@ std::string quoted(std::string_view text) {
 }
 
 // Reads the body of a tleaf, after its keyword.
-Topology parse_tleaf_body(Lexer& lexer, const std::string& source) {
+Topology parse_tleaf_body(Lexer& lexer, const std::string& source, const TopologyOptions& options) {
   const std::optional<Token> n_token = lexer.next();
   if (!n_token) throw InputError(source, "tleaf: missing the level count n");
   const std::optional<std::int64_t> n = parse_integer(n_token->text);
@@ -144,6 +144,11 @@ Topology parse_tleaf_body(Lexer& lexer, const std::string& source) {
     throw InputError(source, "tleaf n=" + std::to_string(*n) + " is followed by more tokens (" +
                                  quoted(extra->text) + "); n does not match the numbers given");
   }
+  // A job needing fewer leaves than a huge description holds maps onto the part it needs.
+  if (options.leaves_needed > 0) {
+    levels = prefix_levels(std::move(levels), options.leaves_needed,
+                           std::max<std::int64_t>(options.machine_leaves, 1));
+  }
   try {
     return Topology(std::move(levels), {}, /*machine_level=*/0);
   } catch (const std::invalid_argument& error) {
@@ -151,7 +156,8 @@ Topology parse_tleaf_body(Lexer& lexer, const std::string& source) {
   }
 }
 
-ConstrainedTopology parse_sub_body(Lexer& lexer, const std::string& source) {
+ConstrainedTopology parse_sub_body(Lexer& lexer, const std::string& source,
+                                   TopologyOptions options) {
   const std::optional<Token> count_token = lexer.next();
   if (!count_token) throw InputError(source, "sub: missing the number of leaves");
   const std::optional<std::int64_t> count = parse_integer(count_token->text);
@@ -181,7 +187,12 @@ ConstrainedTopology parse_sub_body(Lexer& lexer, const std::string& source) {
                                  (keyword ? quoted(keyword->text) : std::string("the end")) +
                                  " (only tleaf architectures are supported inside sub)");
   }
-  ConstrainedTopology result{parse_tleaf_body(lexer, source), {}};
+  // The part of the tree read must hold every leaf the sub architecture names.
+  if (options.leaves_needed > 0 && !ids.empty()) {
+    options.leaves_needed =
+        std::max(options.leaves_needed, *std::max_element(ids.begin(), ids.end()) + 1);
+  }
+  ConstrainedTopology result{parse_tleaf_body(lexer, source, options), {}};
   const Index leaves = result.topology.leaf_count();
   std::sort(ids.begin(), ids.end());
   for (std::size_t i = 0; i < ids.size(); ++i) {
@@ -205,32 +216,35 @@ bool is_scotch_architecture(std::string_view text) {
   return first && (first->text == "tleaf" || first->text == "sub");
 }
 
-Topology parse_tleaf(std::string_view text, const std::string& source) {
+Topology parse_tleaf(std::string_view text, const std::string& source,
+                     const TopologyOptions& options) {
   Lexer lexer(text);
   const std::optional<Token> keyword = lexer.next();
   if (!keyword || keyword->text != "tleaf") {
     throw InputError(source, "expected 'tleaf n a0 c0 ...', found " +
                                  (keyword ? quoted(keyword->text) : std::string("nothing")));
   }
-  return parse_tleaf_body(lexer, source);
+  return parse_tleaf_body(lexer, source, options);
 }
 
-ConstrainedTopology parse_scotch_architecture(std::string_view text, const std::string& source) {
+ConstrainedTopology parse_scotch_architecture(std::string_view text, const std::string& source,
+                                              const TopologyOptions& options) {
   Lexer lexer(text);
   const std::optional<Token> keyword = lexer.next();
-  if (keyword && keyword->text == "tleaf") return {parse_tleaf_body(lexer, source), {}};
-  if (keyword && keyword->text == "sub") return parse_sub_body(lexer, source);
+  if (keyword && keyword->text == "tleaf") return {parse_tleaf_body(lexer, source, options), {}};
+  if (keyword && keyword->text == "sub") return parse_sub_body(lexer, source, options);
   throw InputError(source, "expected a Scotch architecture starting with 'tleaf' or 'sub', found " +
                                (keyword ? quoted(keyword->text) : std::string("nothing")));
 }
 
-ConstrainedTopology read_scotch_architecture_file(const std::string& path) {
+ConstrainedTopology read_scotch_architecture_file(const std::string& path,
+                                                  const TopologyOptions& options) {
   std::ifstream file(path, std::ios::binary);
   if (!file) throw InputError(path, "cannot open the file");
   std::ostringstream content;
   content << file.rdbuf();
   if (file.bad()) throw InputError(path, "cannot read the file");
-  return parse_scotch_architecture(content.str(), path);
+  return parse_scotch_architecture(content.str(), path, options);
 }
 
 }  // namespace treematch::io

@@ -4,6 +4,7 @@
 #include <string>
 #include <string_view>
 
+#include "io/topology_options.h"
 #include "io/topology_reader.h"
 #include "src/topology.h"
 
@@ -19,19 +20,23 @@ bool is_scotch_architecture(std::string_view text);
 /// machine_level() is 0. Levels of arity 1 are dropped and their link cost is added to the nearest
 /// level above them with arity > 1 (every path through their link also crosses that one), so
 /// weighted distances are those of the full tree: "tleaf 3 2 10 1 5 2 1" reads as
-/// "tleaf 2 2 15 2 1". Throws InputError(source, ...) for a missing or non-numeric number, an
-/// arity < 1, a negative cost, an n that does not match the numbers, or text not starting with
-/// "tleaf".
-Topology parse_tleaf(std::string_view text, const std::string& source);
+/// "tleaf 2 2 15 2 1". With options.leaves_needed, a larger tree is read as the part a job of
+/// that many leaves uses (prefix_levels; whole machines of options.machine_leaves). Throws
+/// InputError(source, ...) for a missing or non-numeric number, an arity < 1, a negative cost,
+/// an n that does not match the numbers, or text not starting with "tleaf".
+Topology parse_tleaf(std::string_view text, const std::string& source,
+                     const TopologyOptions& options = {});
 
 /// Parses a tleaf (as parse_tleaf, `allowed` empty) or a Scotch sub-architecture
 /// "sub <count> <leaf id> ... tleaf ...": the tleaf topology, and its leaves listed by the sub
 /// architecture (logical ids, left to right) sorted in `allowed`. Throws InputError(source, ...)
 /// also for a count that does not match the ids, a repeated id or an id outside the tleaf.
-ConstrainedTopology parse_scotch_architecture(std::string_view text, const std::string& source);
+ConstrainedTopology parse_scotch_architecture(std::string_view text, const std::string& source,
+                                              const TopologyOptions& options = {});
 
 /// Reads a *.tgt / *.scotch file (or any file starting with "tleaf" or "sub") with
 /// parse_scotch_architecture; errors name `path`.
-ConstrainedTopology read_scotch_architecture_file(const std::string& path);
+ConstrainedTopology read_scotch_architecture_file(const std::string& path,
+                                                  const TopologyOptions& options = {});
 
 }  // namespace treematch::io

@@ -45,7 +45,7 @@ ConstrainedTopology read_file(const std::string& path, const TopologyOptions& op
   if (extension == ".xml") return {read_hwloc_xml(path, options), {}};
   const std::string head = file_head(path);
   if (extension == ".tgt" || extension == ".scotch" || is_scotch_architecture(head)) {
-    return read_scotch_architecture_file(path);
+    return read_scotch_architecture_file(path, options);
   }
   const std::size_t first = head.find_first_not_of(" \t\r\n");
   if (first != std::string::npos && head[first] == '<') return {read_hwloc_xml(path, options), {}};
@@ -65,7 +65,7 @@ ConstrainedTopology read_topology_with_constraints(const std::string& spec,
     if (!std::filesystem::is_regular_file(status)) throw InputError(spec, "not a regular file");
     return read_file(spec, options);
   }
-  if (is_scotch_architecture(spec)) return parse_scotch_architecture(spec, kSource);
+  if (is_scotch_architecture(spec)) return parse_scotch_architecture(spec, kSource, options);
   const std::string lower = lowercase(spec);
   if (spec.find('/') != std::string::npos || ends_with(lower, ".xml") || ends_with(lower, ".tgt") ||
       ends_with(lower, ".scotch")) {

@@ -16,8 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include <tbb/parallel_invoke.h>
-
+#include "kernels/parallel_tasks.h"
 #include "src/cost.h"
 #include "src/multilevel_partition.h"
 
@@ -717,7 +716,7 @@ TreeMatchResult constrained_treematch_map(const CommGraph& graph, const Topology
   // cores: 3.31e8 against 3.51e8).
   TreeMatchResult greedy;
   TreeMatchResult multilevel;
-  tbb::parallel_invoke(
+  kernels::parallel_invoke_all(
       [&] { greedy = TopDownMapper(graph, topology, ctx).run(); },
       [&] { multilevel = TopDownMapper(graph, topology, ctx, 0, NodeSplit::kMultilevel).run(); });
   const double greedy_cost = evaluate_cost(graph, topology, greedy.mapping).weighted;

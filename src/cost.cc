@@ -2,7 +2,10 @@
 #include "src/cost.h"
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstddef>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -167,6 +170,26 @@ MappingCost sum_block_costs(std::span<const MappingCost> blocks, double cost_sca
   total.hop_bytes *= cost_scale;
   total.weighted *= cost_scale;
   return total;
+}
+
+std::string cost_overflow_problem(double total_volume, const Topology& topology) {
+  if (!std::isfinite(total_volume)) {
+    return "its entries add up to more than the largest double (1.8e308)";
+  }
+  const int depth = topology.depth();
+  const double hops = 2.0 * depth;
+  const double weighted =
+      depth == 0 ? 0.0 : topology.weighted_distance(0, topology.leaf_count() - 1);
+  const double farthest = std::max(hops, weighted);
+  if (!std::isfinite(total_volume * farthest)) {
+    std::array<char, 200> text{};
+    std::snprintf(text.data(), text.size(),
+                  "its entries add up to %.3g, which times the largest distance of the topology "
+                  "(%.3g) overflows a double: scale the matrix down",
+                  total_volume, farthest);
+    return text.data();
+  }
+  return {};
 }
 
 MappingCost evaluate_cost(const CommGraph& graph, const Topology& topology,

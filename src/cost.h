@@ -2,6 +2,7 @@
 #pragma once
 
 #include <span>
+#include <string>
 #include <vector>
 
 #include "src/comm_graph.h"
@@ -42,6 +43,12 @@ MappingCost evaluate_cost_seq(const CommGraph& graph, const Topology& topology,
 std::vector<MappingCost> block_costs(kernels::CsrView rows, Index first_row,
                                      const Topology& topology, const Mapping& mapping);
 MappingCost sum_block_costs(std::span<const MappingCost> blocks, double cost_scale);
+
+/// "" when every cost of any mapping of a matrix of `total_volume` (the sum of its entries over
+/// i != j) onto `topology` stays finite, else one sentence saying why not: the volume itself
+/// overflows, or times the largest distance between two leaves it does (hop-bytes or weighted).
+/// Costs that overflow to inf (or NaN) cannot be compared, so such inputs are refused.
+std::string cost_overflow_problem(double total_volume, const Topology& topology);
 
 /// Volume crossing each tree level: result[h] = sum over i != j of C[i][j] whose lowest common
 /// ancestor is h levels above the leaves (h = 0: same leaf); depth() + 1 entries summing to

@@ -9,8 +9,7 @@
 #include <string>
 #include <utility>
 
-#include <tbb/parallel_for.h>
-#include <tbb/parallel_invoke.h>
+#include "kernels/parallel_tasks.h"
 
 namespace treematch {
 namespace {
@@ -535,7 +534,7 @@ Bisection bisect_once(CsrView graph, Load target0, const PartitionContext& ctx) 
 /// nothing, so they run as tasks and the result does not depend on the thread count.
 std::vector<Index> bisect(CsrView graph, Load target0, const PartitionContext& ctx) {
   std::vector<Bisection> tried(at(std::max(1, ctx.attempts)));
-  tbb::parallel_for(std::size_t{0}, tried.size(), [&](std::size_t a) {
+  kernels::parallel_for_all(tried.size(), [&](std::size_t a) {
     PartitionContext own = ctx;
     if (a > 0) own.seed = mix(ctx.seed * 31 + a);
     tried[a] = bisect_once(graph, target0, own);
@@ -593,7 +592,7 @@ void split_range(CsrView g, const std::vector<Index>& ids, const std::vector<Ind
   const auto left = [&] { split_range(sub[0].view(), ids_of[0], sizes, lo, mid, ctx, part); };
   const auto right = [&] { split_range(sub[1].view(), ids_of[1], sizes, mid, hi, ctx, part); };
   if (g.n >= kParallelVertices) {
-    tbb::parallel_invoke(left, right);
+    kernels::parallel_invoke_all(left, right);
   } else {
     left();
     right();

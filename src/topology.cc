@@ -25,6 +25,25 @@ std::size_t dense_os_table_limit(Index leaves) {
                                std::size_t{1} << 16);
 }
 
+std::string format_cost(double cost);
+
+/// [h] = the sum of the h lowest link costs; throws when it overflows a double (a cost is then
+/// inf: no mapping could be compared).
+std::vector<double> cumulative_costs(const std::vector<TreeLevel>& levels) {
+  const std::size_t d = levels.size();
+  std::vector<double> cumulative(d + 1, 0.0);
+  for (std::size_t h = 1; h <= d; ++h) {
+    cumulative[h] = cumulative[h - 1] + levels[d - h].link_cost;
+    // Distances are twice these sums: both must stay finite.
+    if (!std::isfinite(2.0 * cumulative[h])) {
+      throw std::invalid_argument("topology: the link costs of the " + std::to_string(h) +
+                                  " lowest levels add up to " + format_cost(cumulative[h]) +
+                                  ", beyond what a cost can hold; give costs below 1e300");
+    }
+  }
+  return cumulative;
+}
+
 std::string format_cost(double cost) {
   std::array<char, 64> buffer{};
   const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), cost);
@@ -74,10 +93,7 @@ Topology::Topology(std::vector<TreeLevel> levels, std::vector<Index> leaf_os_ind
   const std::size_t d = levels_.size();
   leaves_below_.assign(d + 1, 1);
   for (std::size_t i = d; i-- > 0;) leaves_below_[i] = leaves_below_[i + 1] * levels_[i].arity;
-  cumulative_cost_.assign(d + 1, 0.0);
-  for (std::size_t h = 1; h <= d; ++h) {
-    cumulative_cost_[h] = cumulative_cost_[h - 1] + levels_[d - h].link_cost;
-  }
+  cumulative_cost_ = cumulative_costs(levels_);
   build_leaf_codes();
 
   const auto count = static_cast<std::size_t>(leaf_count_);
@@ -350,12 +366,8 @@ Topology Topology::with_link_costs(const std::vector<double>& bottom_up) const {
   }
   // Only the costs change: positions, OS indexes and cpus stay.
   Topology copy = *this;
+  copy.cumulative_cost_ = cumulative_costs(levels);
   copy.levels_ = std::move(levels);
-  copy.cumulative_cost_.assign(levels_.size() + 1, 0.0);
-  for (std::size_t h = 1; h <= levels_.size(); ++h) {
-    copy.cumulative_cost_[h] =
-        copy.cumulative_cost_[h - 1] + copy.levels_[levels_.size() - h].link_cost;
-  }
   return copy;
 }
 
@@ -381,6 +393,29 @@ std::string Topology::shape() const {
     text += std::to_string(level.arity);
   }
   return text;
+}
+
+std::vector<TreeLevel> prefix_levels(std::vector<TreeLevel> levels, std::int64_t needed,
+                                     std::int64_t unit) {
+  const std::size_t n = levels.size();
+  // below[i] = leaves under one node of depth i, saturated (products of huge arities overflow).
+  constexpr std::int64_t kCap = std::int64_t{1} << 62;
+  std::vector<std::int64_t> below(n + 1, 1);
+  for (std::size_t i = n; i-- > 0;) {
+    const auto arity = static_cast<std::int64_t>(std::max<Index>(levels[i].arity, 1));
+    below[i] = below[i + 1] > kCap / arity ? kCap : below[i + 1] * arity;
+  }
+  needed = std::max<std::int64_t>(needed, 1);
+  if (below[0] <= needed) return levels;
+  std::size_t i = 0;
+  // One child suffices here: keep child 0 only.
+  while (i < n && below[i + 1] >= needed && below[i + 1] >= unit) levels[i++].arity = 1;
+  // The first children that hold them, whole subtrees of at least `unit` leaves.
+  if (i < n && below[i + 1] >= unit) {
+    const std::int64_t children = (needed + below[i + 1] - 1) / below[i + 1];
+    levels[i].arity = static_cast<Index>(std::min<std::int64_t>(levels[i].arity, children));
+  }
+  return levels;
 }
 
 }  // namespace treematch

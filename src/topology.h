@@ -162,4 +162,16 @@ class Topology {
   Index machine_os_stride_ = 0;
 };
 
+/// The levels (root first, before arity-1 levels drop) of the part of a tree that a mapping of
+/// `needed` leaves uses: the leftmost smallest subtree holding them, and at its top only as many
+/// children as they fill. Levels above become arity 1, the partial level keeps the first
+/// ceil(needed / leaves below one child) children; so the kept leaves are exactly the first
+/// positions of the full tree, and their distances are those of the full tree. A tree never
+/// shrinks below one subtree of `unit` leaves (a machine of --node-size: whole machines are
+/// kept) and is returned unchanged when it holds at most `needed` leaves. Packing processes into
+/// the smallest subtree never raises a cost on a tree, so nothing is lost; a huge described
+/// tree (a cluster of 10^9 cores for 8 processes) then costs what is used.
+std::vector<TreeLevel> prefix_levels(std::vector<TreeLevel> levels, std::int64_t needed,
+                                     std::int64_t unit = 1);
+
 }  // namespace treematch

@@ -8,8 +8,7 @@
 #include <string>
 #include <vector>
 
-#include <tbb/parallel_for.h>
-
+#include "kernels/parallel_tasks.h"
 #include "src/arity_split.h"
 #include "src/constrained_mapping.h"
 #include "src/cost.h"
@@ -211,10 +210,10 @@ TreeMatchResult treematch_map(const MappingInput& input, const Topology& topolog
     const int split_depth = std::max(1, tree.depth() - 2);
     const CommGraph& whole = input.whole();  // gathered here, outside the tasks
     std::vector<TreeMatchResult> others(static_cast<std::size_t>(runs));
-    tbb::parallel_for(0, runs, [&](int run) {
+    kernels::parallel_for_all(static_cast<std::size_t>(runs), [&](std::size_t run) {
       Context inner = top_down_inner_context(ctx);
       inner.partition.seed = ctx.partition.seed + static_cast<std::uint64_t>(run);
-      TreeMatchResult& other = others[static_cast<std::size_t>(run)];
+      TreeMatchResult& other = others[run];
       other = top_down_treematch_map(whole, tree, inner, split_depth, NodeSplit::kMultilevel);
       refine(other);
     });

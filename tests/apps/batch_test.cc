@@ -286,3 +286,45 @@ TEST_F(BatchCli, ResumeWithAnotherNetworkIsRefused) {
 
 }  // namespace
 }  // namespace treematch::testing
+
+namespace treematch::testing {
+namespace {
+
+TEST(BatchInterrupted, ResumeSkipsWhatFinishedBeforeTheKill) {
+  // 16 copies of a 1024-rank pattern mapped one after the other; the batch is killed (SIGKILL:
+  // no cleanup at all) once its journal holds two finished patterns.
+  TempDir dir;
+  const fs::path in = dir.path() / "in";
+  const fs::path out = dir.path() / "out";
+  fs::create_directories(in);
+  for (int i = 0; i < 16; ++i) {
+    fs::copy_file(taskgraph("CloverLeaf1024.APHiD"),
+                  in / ("clover" + std::to_string(100 + i) + ".APHiD"));
+  }
+  const std::string command = std::string(TM_BINARY) +
+                              " batch --threads 1 -t 'tleaf 3 32 100 2 10 16 1' --out " +
+                              quote(out.string()) + " ";
+  const std::string journal = (out / "progress.jsonl").string();
+  const CommandResult killed = run_shell(
+      command + quote(in.string()) + " >/dev/null 2>&1 & pid=$!; for i in $(seq 1200); do " +
+          "n=$(wc -l < " + quote(journal) + " 2>/dev/null || echo 0); " +
+          "[ \"$n\" -ge 3 ] && break; sleep 0.05; done; kill -KILL $pid; wait $pid",
+      dir.file("killed.out"), dir.file("killed.err"));
+  ASSERT_FALSE(fs::exists(out / "summary.json")) << "the batch ended before the kill";
+  const std::size_t recorded = count_of(read_text(journal), "\n") - 1;  // the settings line
+  ASSERT_GE(recorded, 2u);
+  ASSERT_LT(recorded, 16u);
+
+  const CommandResult resumed = run_shell(command + "--resume " + quote(in.string()),
+                                          dir.file("resumed.out"), dir.file("resumed.err"));
+  EXPECT_EQ(resumed.exit_code, 0) << resumed.err;
+  // Every pattern the journal held was skipped; the others were mapped.
+  EXPECT_GE(count_of(resumed.err, "skipped (done)"), recorded) << resumed.err;
+  const json rows = json::parse(read_text(out / "summary.json"))["patterns"];
+  ASSERT_EQ(rows.size(), 16u);
+  for (const json& row : rows) EXPECT_EQ(row["status"], "ok") << row.dump();
+  EXPECT_FALSE(fs::exists(journal)) << "the summary replaces the journal";
+}
+
+}  // namespace
+}  // namespace treematch::testing

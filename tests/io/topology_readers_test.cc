@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "io/hwloc_topology.h"
+#include "io/hwloc_xml_check.h"
 #include "io/input_error.h"
 #include "io/synthetic_parser.h"
 #include "io/tleaf_parser.h"
@@ -347,8 +348,7 @@ TEST(TopologyReadersTest, OwnSyntheticParserAgreesWithHwlocOnRandomDescriptions)
 TEST(TopologyReadersTest, SyntheticFormsTheParserLeavesToHwloc) {
   for (const std::string description :
        {"2 2 2", "core:2 [numa] pu:2", "pack:2pu:2", "pack :2 pu:2", "(memory=1GB) pack:2 pu:2",
-        "pack:0x2 pu:2", "pack:010 pu:1", "pack:2 pu:4(indexes=group0:pack)",
-        "pack:2 pu:4(indexes=02*4:1*2)"}) {
+        "pack:2 pu:4(indexes=group0:pack)", "pack:2 pu:4(indexes=02*4:1*2)"}) {
     const SyntheticParse own = parse_synthetic_without_hwloc(description);
     EXPECT_FALSE(own.topology.has_value()) << description;
     EXPECT_FALSE(own.unsupported.empty()) << description;
@@ -357,8 +357,15 @@ TEST(TopologyReadersTest, SyntheticFormsTheParserLeavesToHwloc) {
   EXPECT_EQ(read_topology("2 2 2").leaf_count(), 8);
   EXPECT_EQ(read_topology("core:2 [numa] pu:2").shape(), "2");
   EXPECT_EQ(read_topology("core:2 [numa] pu:2", {.hardware_threads = true}).shape(), "2x2");
+  // Numbers of objects read as hwloc reads them (strtoul, base 0), by treematch itself.
+  for (const std::string description : {"pack:0x2 pu:2", "pack:010 pu:1", "pack:0X1f pu:1"}) {
+    const SyntheticParse own = parse_synthetic_without_hwloc(description);
+    ASSERT_TRUE(own.topology.has_value()) << description << ": " << own.unsupported;
+    EXPECT_EQ(own.topology->shape(), read_hwloc_synthetic(description, "hwloc").shape())
+        << description;
+  }
   EXPECT_EQ(read_topology("pack:0x2 pu:2").shape(), "2x2");
-  EXPECT_EQ(read_topology("pack:010 pu:1").shape(), "8");  // hwloc reads a leading 0 as octal
+  EXPECT_EQ(read_topology("pack:010 pu:1").shape(), "8");  // a leading 0 is octal
   EXPECT_EQ(read_topology("pack:2 pu:4(indexes=02*4:1*2)").leaf_os_indexes(),
             read_topology("pack:2 pu:4(indexes=2*4:1*2)").leaf_os_indexes());
 }
@@ -603,8 +610,73 @@ TEST(TopologyReadersTest, DispatchByFileContentAndMissingPaths) {
   EXPECT_EQ(error_of([] { (void)read_topology("./pack:2"); }), "./pack:2: no such file");
   EXPECT_NE(error_of([&] {
               (void)read_topology(dir.write("broken.xml", "<topology>"));
-            }).find("broken.xml: hwloc_topology_set_xml failed"),
+            }).find("broken.xml: hwloc_topology_set_xmlbuffer failed"),
             std::string::npos);
+}
+
+}  // namespace
+}  // namespace treematch::io
+
+namespace treematch::io {
+namespace {
+
+// ---- damaged and oversized inputs -------------------------------------------------------------
+
+TEST(TopologyReadersBadInput, DamagedXmlIsRefusedBeforeHwlocCrashesOnIt) {
+  // hwloc 2.9 dereferences a missing complete_cpuset of a version 2 export (SIGSEGV).
+  const TempDir dir;
+  const std::string good = machine_xml({{"Package", {core(1), core(1)}}});
+  std::string missing = good;
+  const std::string attribute = " complete_cpuset=\"0x00000002\"";
+  missing.erase(missing.find(attribute), attribute.size());
+  const std::string path = dir.write("damaged.xml", missing);
+  EXPECT_EQ(error_of([&] { (void)read_topology(path); }),
+            path + ": damaged hwloc XML: object 6 (line 11) has a cpuset but no complete_cpuset");
+  EXPECT_EQ(hwloc_xml_problem(good), "");
+  EXPECT_NE(hwloc_xml_problem("<object type=\"PU\" cpuset=\"0x1").find("unterminated value"),
+            std::string::npos);
+  EXPECT_NE(hwloc_xml_problem("<object type=\"PU\" ").find("not closed"), std::string::npos);
+  EXPECT_NE(hwloc_xml_problem("<object cpuset=\"0x1\" complete_cpuset=\"0x1\"/>").find("no type"),
+            std::string::npos);
+}
+
+TEST(TopologyReadersBadInput, LinkCostsThatOverflowAreRefused) {
+  EXPECT_NE(
+      error_of([] { (void)read_topology("tleaf 2 2 1e308 4 1e308"); }).find("add up to 1e+308"),
+      std::string::npos);
+}
+
+TEST(TopologyReadersBadInput, HugeDescriptionsCostWhatTheJobUses) {
+  // A tleaf of 2 x 10^9 cores read for 8 processes: the first 8 cores of the first node.
+  const Topology part = read_topology("tleaf 2 2 10 1000000000 1", {.leaves_needed = 8});
+  EXPECT_EQ(part.shape(), "8");
+  EXPECT_EQ(part.to_tleaf(), "tleaf 1 8 1");
+  // 20 of a flat 10^7: the first 20; whole machines of 16 kept with --node-size 16.
+  EXPECT_EQ(read_topology("tleaf 1 10000000 1", {.leaves_needed = 20}).leaf_count(), 20);
+  EXPECT_EQ(
+      read_topology("tleaf 2 1000 10 16 1", {.leaves_needed = 20, .machine_leaves = 16}).shape(),
+      "2x16");
+  // A sub architecture keeps the leaves it names.
+  EXPECT_EQ(read_topology_with_constraints("sub 2 3 70 tleaf 2 1000 10 16 1", {.leaves_needed = 2})
+                .topology.leaf_count(),
+            80);
+  // Synthetic: the first 3 cores of 8000 (2 hardware threads each), their OS indexes kept.
+  const std::string spread = "pack:1000 core:8 pu:2(indexes=core:pack)";
+  const Topology first = read_topology(spread, {.leaves_needed = 3});
+  const std::vector<Index> all = read_topology(spread).leaf_os_indexes();
+  EXPECT_EQ(first.shape(), "3");
+  EXPECT_EQ(first.leaf_os_indexes(), std::vector<Index>(all.begin(), all.begin() + 3));
+}
+
+TEST(TopologyReadersBadInput, HwlocIsNotAskedToBuildHugeMachines) {
+  // Forms only hwloc reads, beyond 4096 PUs: refused at once instead of minutes in hwloc.
+  const std::string message = error_of([] { (void)read_topology("2 2 2 1000"); });
+  EXPECT_NE(message.find("8000 PUs one by one"), std::string::npos) << message;
+  // Raw bytes of the argument never reach the message.
+  const std::string binary =
+      error_of([] { (void)read_topology(std::string("pa\x01\xff:2 pu:2")); });
+  EXPECT_EQ(binary.find('\x01'), std::string::npos);
+  EXPECT_EQ(binary.find('\xff'), std::string::npos);
 }
 
 }  // namespace

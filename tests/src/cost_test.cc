@@ -3,9 +3,11 @@
 
 #include <bit>
 #include <cstdint>
+#include <limits>
 #include <numeric>
 #include <random>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -240,6 +242,23 @@ TEST(TrafficByHeight, RandomGraphAddsUpToTheTotalVolume) {
   EXPECT_EQ(traffic[0], 0.0);  // one rank per leaf
   const double total = std::accumulate(traffic.begin(), traffic.end(), 0.0);
   EXPECT_NEAR(total, input.graph.total_volume(), 1e-9 * input.graph.total_volume());
+}
+
+}  // namespace
+}  // namespace treematch
+
+namespace treematch {
+namespace {
+
+TEST(CostOverflowProblem, RefusesVolumesWhoseCostsWouldBeInfinite) {
+  const Topology tree({{2, 1.0, "pack"}, {4, 1.0, "core"}}, {});  // farthest leaves: 4 hops
+  EXPECT_EQ(cost_overflow_problem(1e300, tree), "");
+  EXPECT_NE(cost_overflow_problem(1e308, tree).find("overflows"), std::string::npos);
+  EXPECT_NE(cost_overflow_problem(std::numeric_limits<double>::infinity(), tree).find("add up"),
+            std::string::npos);
+  // Costly links count too: 1e300 x 2 x (1 + 1e10) overflows.
+  const Topology costly({{2, 1e10, "pack"}, {4, 1.0, "core"}}, {});
+  EXPECT_NE(cost_overflow_problem(1e300, costly), "");
 }
 
 }  // namespace

@@ -343,3 +343,31 @@ TEST(TopologyTest, PackedLeafCodesGiveTheSameHeightsAsBlocks) {
 
 }  // namespace
 }  // namespace treematch
+
+namespace treematch {
+namespace {
+
+TEST(PrefixLevels, KeepsTheSmallestLeftmostPartHoldingTheLeaves) {
+  const std::vector<TreeLevel> cluster{{4, 100.0, "switch"}, {16, 10.0, "node"}, {8, 1.0, "core"}};
+  const auto arities = [](const std::vector<TreeLevel>& levels) {
+    std::vector<Index> out;
+    for (const TreeLevel& level : levels) out.push_back(level.arity);
+    return out;
+  };
+  EXPECT_EQ(arities(prefix_levels(cluster, 6)), (std::vector<Index>{1, 1, 6}));
+  EXPECT_EQ(arities(prefix_levels(cluster, 20)), (std::vector<Index>{1, 3, 8}));
+  EXPECT_EQ(arities(prefix_levels(cluster, 200)), (std::vector<Index>{2, 16, 8}));
+  EXPECT_EQ(arities(prefix_levels(cluster, 600)), (std::vector<Index>{4, 16, 8}));
+  // Whole machines of 8 cores: 6 leaves keep one node whole.
+  EXPECT_EQ(arities(prefix_levels(cluster, 6, /*unit=*/8)), (std::vector<Index>{1, 1, 8}));
+  // Kept leaves are the first positions, at the distances of the full tree.
+  const Topology full(cluster, {});
+  const Topology part(prefix_levels(cluster, 20), {});
+  for (Index a = 0; a < part.leaf_count(); ++a) {
+    for (Index b = 0; b < part.leaf_count(); ++b)
+      EXPECT_EQ(part.weighted_distance(a, b), full.weighted_distance(a, b)) << a << " " << b;
+  }
+}
+
+}  // namespace
+}  // namespace treematch
