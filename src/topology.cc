@@ -72,9 +72,11 @@ Topology::Topology(std::vector<TreeLevel> levels, std::vector<Index> leaf_os_ind
                                   "; link costs must be finite and >= 0");
     }
     leaves *= level.arity;
-    if (leaves > std::numeric_limits<Index>::max()) {
-      throw std::invalid_argument("topology: more than " +
-                                  std::to_string(std::numeric_limits<Index>::max()) + " leaves");
+    if (leaves > kMaxLeaves) {
+      throw std::invalid_argument(
+          "topology: more than " + std::to_string(kMaxLeaves) +
+          " leaves (2^26; its tables alone would take gigabytes): describe the part of the "
+          "machine the job uses");
     }
   }
 

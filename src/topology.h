@@ -14,6 +14,10 @@ namespace treematch {
 using kernels::Index;
 using kernels::Offset;
 
+/// The most leaves (positions) a Topology holds: 2^26, about 1.3 GB of per-leaf tables. Readers
+/// given the leaves a job needs read larger descriptions as the part it uses (prefix_levels).
+inline constexpr std::int64_t kMaxLeaves = std::int64_t{1} << 26;
+
 /// One level of the tree below the root: every node of the level above has `arity` children here,
 /// and the link from such a child to its parent costs `link_cost`.
 struct TreeLevel {
@@ -41,7 +45,7 @@ class Topology {
   /// OS index = position; otherwise it holds one entry per position: distinct non-negative OS
   /// indexes for the leaves and -1 for the holes (at least one leaf must be present).
   /// Throws std::invalid_argument for an arity < 1, a negative or non-finite link cost, a bad
-  /// `leaf_os_index`, a `machine_level` outside [0, levels.size()] or more than 2^31 - 1 leaves.
+  /// `leaf_os_index`, a `machine_level` outside [0, levels.size()] or more than kMaxLeaves leaves.
   /// `machine_level` = how many levels lie above one machine (node): 0 when the whole tree is one
   /// machine, 2 for "group:128 group:16 pack:2 core:4". Counted on the levels as given, before
   /// arity-1 levels are dropped, and adjusted for them.

@@ -134,9 +134,9 @@ Topology balanced_superset(const UnbalancedTree& tree) {
   std::vector<std::int64_t> below(depth + 1, 1);
   for (std::size_t l = depth; l-- > 0;) {
     below[l] = below[l + 1] * levels[l].arity;
-    if (below[l] > std::numeric_limits<Index>::max()) {
+    if (below[l] > kMaxLeaves) {
       throw std::invalid_argument(
-          "unbalanced tree: its balanced superset would have more than 2^31 - 1 leaves");
+          "unbalanced tree: its balanced superset would have more than 2^26 leaves");
     }
   }
   const auto positions = static_cast<std::size_t>(below[0]);
