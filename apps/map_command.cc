@@ -4,6 +4,7 @@
 #include <chrono>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -179,6 +180,10 @@ CLI::App* add_map_command(CLI::App& app, MapOptions& options) {
         options.refine_given = true;
       },
       "skip the refinement");
+  map->add_option("--preset", options.preset,
+                  "fast | default | strong: how much time the mapping may take (the options "
+                  "below change the preset's settings; --verbose prints them)")
+      ->capture_default_str();
   map->add_flag("--no-split", options.no_split, "walk the tree's own arities only");
   map->add_flag(
       "--table2-split", options.table2_only,
@@ -213,21 +218,25 @@ io::OutputOptions map_output_options(const MapOptions& options) {
 }
 
 Context map_context(const MapOptions& options, const Inputs& inputs) {
-  Context ctx = default_context();
+  const std::optional<Preset> preset = parse_preset(options.preset);
+  if (!preset) {
+    throw io::InputError("--preset",
+                         "unknown preset '" + options.preset + "'; use fast, default or strong");
+  }
+  Context ctx = preset_context(*preset);
   ctx.placement.oversubscribe = options.input.oversubscribe;
   ctx.placement.allowed_leaves = inputs.allowed_leaves;
-  ctx.tree.split = options.no_split      ? AritySplit::kNever
-                   : options.table2_only ? AritySplit::kTable2
-                                         : AritySplit::kBest;
+  if (options.no_split) ctx.walk.split = AritySplit::kNever;
+  if (options.table2_only) ctx.walk.split = AritySplit::kTable2;
   ctx.baselines.seed = options.seed;
-  // Refinement and the top-down candidates need the whole matrix in every process. By default
-  // they run when the matrix is small enough to be held whole (the size at which the distributed
-  // levels gather it anyway), with or without mpirun, so the mapping never depends on the rank
-  // count; --refine asks for them on any matrix, gathering a distributed one.
-  const bool whole =
-      (options.refine_given && options.refine) || inputs.entries() <= options.input.gather_entries;
-  ctx.refinement.swaps = options.refine && whole;
-  ctx.tree.top_down = ctx.tree.top_down && whole;
+  // The refinement and the top-down strategies need the whole matrix: the driver runs them on
+  // matrices small enough to be held whole (the size at which the distributed levels gather it
+  // anyway); --refine asks for them on any matrix, --no-refine drops the refinement.
+  ctx.driver.whole_matrix_max_entries = options.input.gather_entries;
+  if (options.refine_given) {
+    ctx.refinement.swaps = options.refine;
+    ctx.driver.whole_matrix_forced = options.refine;
+  }
   if (options.seeds_per_process > 0) ctx.grouping.seeds_per_process = options.seeds_per_process;
   if (options.max_rounds > 0) ctx.grouping.max_rounds = options.max_rounds;
   if (options.partition_passes >= 0) ctx.grouping.partition_passes = options.partition_passes;

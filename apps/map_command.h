@@ -19,9 +19,10 @@ namespace treematch::apps {
 struct MapOptions {
   InputOptions input;
   std::string format = "perm";
-  std::string output;  ///< empty = stdout
-  std::string hosts;   ///< comma-separated names or a file, one per line
-  std::string report;  ///< --report DIR: write DIR/index.html; empty = no report
+  std::string preset = "default";  ///< --preset fast | default | strong
+  std::string output;              ///< empty = stdout
+  std::string hosts;               ///< comma-separated names or a file, one per line
+  std::string report;              ///< --report DIR: write DIR/index.html; empty = no report
   bool compare = false;
   bool verbose = false;
   bool no_split = false;

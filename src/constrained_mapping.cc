@@ -18,7 +18,10 @@
 
 #include "kernels/parallel_tasks.h"
 #include "src/cost.h"
+#include "src/mapping_input.h"
 #include "src/multilevel_partition.h"
+#include "src/refinement.h"
+#include "src/strategies/bottom_up.h"
 
 namespace treematch {
 namespace {
@@ -353,23 +356,25 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 /// The top-down recursion over the tree, with its scratch space and statistics.
 class TopDownMapper {
  public:
-  /// Nodes above `split_depth` are split even when their subtree is full.
-  TopDownMapper(const CommGraph& graph, const Topology& topology, const Context& ctx,
-                int split_depth = 0, NodeSplit node_split = NodeSplit::kGreedy)
+  /// Nodes above `split_depth` are split even when their subtree is full. `allowed` empty: every
+  /// leaf. Full subtrees are mapped by `map_subtree`.
+  TopDownMapper(const CommGraph& graph, const Topology& topology, const std::vector<Index>& allowed,
+                Index per_leaf, int split_depth, NodeSplit node_split,
+                const PartitionContext& partition, const SubtreeMapping& map_subtree)
       : graph_(graph),
         topology_(topology),
         split_depth_(split_depth),
         node_split_(node_split),
-        per_leaf_(ctx.placement.oversubscribe),
-        unconstrained_(ctx),
+        per_leaf_(per_leaf),
+        partition_(partition),
+        map_subtree_(map_subtree),
         allowed_before_(at(topology.leaf_count()) + 1, 0),
         local_of_(at(graph.size()), kUnassigned),
         subtrees_(at(topology.depth()) + 1),
         split_(at(topology.depth())),
         inside_(at(graph.size()), 0) {
-    unconstrained_.placement.allowed_leaves.clear();
-    for (Index leaf : ctx.placement.allowed_leaves) allowed_before_[at(leaf) + 1] = 1;
-    if (ctx.placement.allowed_leaves.empty()) {
+    for (Index leaf : allowed) allowed_before_[at(leaf) + 1] = 1;
+    if (allowed.empty()) {
       for (std::size_t leaf = 1; leaf < allowed_before_.size(); ++leaf) allowed_before_[leaf] = 1;
     }
     for (std::size_t i = 1; i < allowed_before_.size(); ++i)
@@ -465,7 +470,7 @@ class TopDownMapper {
         case NodeSplit::kMultilevel:
           // Recursive bisection fixes each split for good; swaps between any two parts
           // (the greedy split's passes) polish the k-way cut.
-          part_of = multilevel_partition(sub.view(), sizes, unconstrained_.partition);
+          part_of = multilevel_partition(sub.view(), sizes, partition_);
           for (int pass = 0; pass < kSplitSwapPasses; ++pass) {
             if (swap_pass(sub.view(), static_cast<Index>(sizes.size()), part_of) == 0) break;
           }
@@ -603,17 +608,20 @@ class TopDownMapper {
     return cost;
   }
 
-  /// Every leaf below is allowed: ordinary TreeMatch on the induced subgraph and the subtree.
+  /// Every leaf below is allowed: the subtree mapping (TreeMatch's walk) on the induced subgraph.
   void map_full_subtree(int depth, Index first_leaf, const std::vector<Index>& members) {
     const auto start = std::chrono::steady_clock::now();
     std::optional<Topology>& tree = subtrees_[at(depth)];
-    if (!tree) tree = subtree_topology(topology_, depth);
+    if (!tree) {
+      // Several processes per leaf: one virtual leaf each, as the driver does.
+      tree = subtree_topology(topology_, depth).with_oversubscription(per_leaf_);
+    }
     Csr sub = induced_subgraph(graph_.view(), members, local_of_);
     const CommGraph subgraph = CommGraph::from_symmetric_csr(
         sub.n, std::move(sub.offsets), std::move(sub.targets), std::move(sub.weights));
-    const TreeMatchResult result = treematch_map(subgraph, *tree, unconstrained_);
+    const TreeMatchResult result = map_subtree_(subgraph, *tree);
     for (std::size_t i = 0; i < members.size(); ++i)
-      leaf_of_rank_[at(members[i])] = first_leaf + result.mapping.leaf_of_rank[i];
+      leaf_of_rank_[at(members[i])] = first_leaf + result.mapping.leaf_of_rank[i] / per_leaf_;
     for (const LevelTrace& level : result.levels) bottom_up_candidates_ += level.candidates;
     ++bottom_up_.nodes;
     bottom_up_.processes += static_cast<Index>(members.size());
@@ -625,7 +633,8 @@ class TopDownMapper {
   int split_depth_;
   NodeSplit node_split_;
   Index per_leaf_;
-  Context unconstrained_;                     ///< ctx without allowed leaves, for full subtrees
+  PartitionContext partition_;                ///< the multilevel split's options
+  const SubtreeMapping& map_subtree_;         ///< maps a full subtree
   std::vector<std::int64_t> allowed_before_;  ///< [l] = allowed leaves among 0..l-1
   std::vector<Index> local_of_;               ///< scratch of induced_subgraph, all -1 between uses
   std::vector<std::optional<Topology>> subtrees_;  ///< [depth] = subtree of one node there
@@ -687,38 +696,50 @@ std::vector<Index> split_processes(CsrView graph, const std::vector<Index>& size
 }
 
 TreeMatchResult top_down_treematch_map(const CommGraph& graph, const Topology& topology,
-                                       const Context& ctx, int split_depth, NodeSplit node_split) {
-  Context all = ctx;
-  all.placement.allowed_leaves.clear();
-  if (all.placement.oversubscribe < 1 ||
-      graph.size() > topology.leaf_count() * all.placement.oversubscribe) {
+                                       int split_depth, NodeSplit node_split,
+                                       const PartitionContext& partition,
+                                       const SubtreeMapping& map_subtree) {
+  if (graph.size() > topology.leaf_count()) {
     throw std::invalid_argument("top-down mapping: " + std::to_string(graph.size()) +
                                 " processes do not fit on " +
                                 std::to_string(topology.leaf_count()) + " leaves");
   }
-  TopDownMapper mapper(graph, topology, all, split_depth, node_split);
-  return mapper.run();
+  return TopDownMapper(graph, topology, {}, 1, split_depth, node_split, partition, map_subtree)
+      .run();
 }
 
 TreeMatchResult constrained_treematch_map(const CommGraph& graph, const Topology& topology,
                                           const Context& ctx) {
-  if (ctx.placement.allowed_leaves.empty()) return treematch_map(graph, topology, ctx);
   check_placement(graph, topology, ctx);
-  if (static_cast<Index>(ctx.placement.allowed_leaves.size()) == topology.leaf_count()) {
-    // The root's subtree is full: exactly the unconstrained mapping.
-    Context unconstrained = ctx;
-    unconstrained.placement.allowed_leaves.clear();
-    return treematch_map(graph, topology, unconstrained);
-  }
+  // Full subtrees: TreeMatch's walk, refined inside the subtree.
+  const SubtreeMapping walk = [&](const CommGraph& subgraph, const Topology& subtree) {
+    TreeMatchResult result =
+        bottom_up_mapping(LocalMappingInput(subgraph), subtree, ctx.grouping, ctx.walk);
+    if (ctx.refinement.swaps && subtree.depth() > 0) {
+      result.refinement_swaps =
+          refine_mapping(subgraph, subtree, result.mapping.leaf_of_rank, ctx.refinement).swaps;
+    }
+    return result;
+  };
   // Two splits of the partial nodes, as parallel tasks, the cheaper kept (the greedy one on
   // ties): greedy growing fits clusters to capacities (natural_size), which uneven children need;
   // the multilevel partitioner cuts large meshes 5-6% better (S1 on 128 nodes of 112 and 144
   // cores: 3.31e8 against 3.51e8).
+  const Index per_leaf = ctx.placement.oversubscribe;
+  const std::vector<Index>& allowed = ctx.placement.allowed_leaves;
   TreeMatchResult greedy;
   TreeMatchResult multilevel;
   kernels::parallel_invoke_all(
-      [&] { greedy = TopDownMapper(graph, topology, ctx).run(); },
-      [&] { multilevel = TopDownMapper(graph, topology, ctx, 0, NodeSplit::kMultilevel).run(); });
+      [&] {
+        greedy = TopDownMapper(graph, topology, allowed, per_leaf, 0, NodeSplit::kGreedy,
+                               ctx.partition, walk)
+                     .run();
+      },
+      [&] {
+        multilevel = TopDownMapper(graph, topology, allowed, per_leaf, 0, NodeSplit::kMultilevel,
+                                   ctx.partition, walk)
+                         .run();
+      });
   const double greedy_cost = evaluate_cost(graph, topology, greedy.mapping).weighted;
   const double multilevel_cost = evaluate_cost(graph, topology, multilevel.mapping).weighted;
   return multilevel_cost < greedy_cost ? std::move(multilevel) : std::move(greedy);

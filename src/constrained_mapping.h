@@ -1,54 +1,61 @@
 // TreeMatch under --cores: the allowed leaves unbalance the tree, so it maps top-down.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "kernels/types.h"
 #include "src/comm_graph.h"
 #include "src/context.h"
 #include "src/mapping.h"
+#include "src/mapping_result.h"
 #include "src/topology.h"
-#include "src/treematch.h"
 
 namespace treematch {
 
-/// Maps onto ctx.placement.allowed_leaves only (logical leaves, sorted, distinct), each taking up
-/// to ctx.placement.oversubscribe processes. The caller checked that the processes fit.
+/// Maps the processes of a graph onto a whole subtree (every leaf usable): the walk the top-down
+/// mappings run inside the subtrees they reach.
+using SubtreeMapping =
+    std::function<TreeMatchResult(const CommGraph& graph, const Topology& subtree)>;
+
+/// Maps onto ctx.placement.allowed_leaves only (logical leaves, sorted, distinct, not all of the
+/// leaves), each taking up to ctx.placement.oversubscribe processes. The caller checked that the
+/// processes fit.
 ///
-/// Hybrid of the TreeMatch library's top-down constrained mapping and the bottom-up driver: from
-/// the root down, a node whose leaves are all allowed ("full") maps its processes with
-/// treematch_map on the induced subgraph and its subtree; any other node splits its processes among
-/// its children by capacity (allowed leaves below x oversubscribe) with split_processes. Sequential
-/// top-down, so the result never depends on the number of threads (the bottom-up runs are
-/// deterministic themselves). O(nnz log nnz) per tree level plus the bottom-up runs.
+/// Hybrid of the TreeMatch library's top-down constrained mapping and the bottom-up walk: from
+/// the root down, a node whose leaves are all allowed ("full") maps its processes with the walk
+/// (bottom_up_mapping with ctx.grouping and ctx.walk, refined with ctx.refinement) on the induced
+/// subgraph and its subtree; any other node splits its processes among its children by capacity
+/// (allowed leaves below x oversubscribe) with split_processes, or with the multilevel
+/// partitioner: both run, the cheaper mapping is kept. Deterministic for any thread count.
+/// O(nnz log nnz) per tree level plus the walks.
 ///
-/// `levels`: when every leaf is allowed, exactly treematch_map's result (bottom-up levels).
-/// Otherwise one entry per depth at which a node was split, root first, with heuristic
+/// `levels`: one entry per depth at which a node was split, root first, with heuristic
 /// "constrained top-down", arity = that level's arity, order = processes split there, candidates =
-/// nodes split there; then, if any full subtree was mapped bottom-up, one entry with heuristic
+/// nodes split there; then, if any full subtree was walked, one entry with heuristic
 /// "bottom-up TreeMatch on full subtrees", arity 0 (several subtrees), order = processes mapped so,
-/// candidates = the candidates of all those runs. `seconds` is wall time (informative only).
+/// candidates = the candidates of all those walks. `seconds` is wall time (informative only).
 ///
-/// Empty allowed_leaves means every leaf (treematch_map). Throws std::invalid_argument if
-/// oversubscribe < 1, an allowed leaf is out of range or not strictly increasing, or the processes
-/// do not fit.
+/// Throws std::invalid_argument if oversubscribe < 1, an allowed leaf is out of range or not
+/// strictly increasing, or the processes do not fit.
 TreeMatchResult constrained_treematch_map(const CommGraph& graph, const Topology& topology,
                                           const Context& ctx);
 
 /// How top_down_treematch_map splits a node's processes among its children.
 enum class NodeSplit {
   kGreedy,      ///< split_processes: greedy growing + pairwise swaps
-  kMultilevel,  ///< multilevel_partition with ctx.partition, then split_processes' swap passes
+  kMultilevel,  ///< multilevel_partition with `partition`, then split_processes' swap passes
 };
 
-/// The same top-down recursion over the whole tree (every leaf usable), splitting every node
-/// above depth `split_depth` as `node_split` says (so the traffic crossing the upper, costlier
-/// links is cut first) and running the bottom-up treematch_map inside each subtree at that
-/// depth (split_depth = tree depth: split down to the leaves). Deterministic for any thread
-/// count. Throws std::invalid_argument when the processes do not fit.
+/// The same top-down recursion over the whole tree (every leaf usable, one process per leaf),
+/// splitting every node above depth `split_depth` as `node_split` says (so the traffic crossing
+/// the upper, costlier links is cut first) and mapping each subtree at that depth with
+/// `map_subtree` (split_depth = tree depth: split down to the leaves). Deterministic for any
+/// thread count. Throws std::invalid_argument when the processes do not fit.
 TreeMatchResult top_down_treematch_map(const CommGraph& graph, const Topology& topology,
-                                       const Context& ctx, int split_depth,
-                                       NodeSplit node_split = NodeSplit::kGreedy);
+                                       int split_depth, NodeSplit node_split,
+                                       const PartitionContext& partition,
+                                       const SubtreeMapping& map_subtree);
 
 /// Pairwise-swap passes split_processes makes at most (it stops earlier after a pass without
 /// swaps).

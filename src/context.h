@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kernels/types.h"
@@ -42,29 +43,38 @@ enum class AritySplit {
   kBest,    ///< walk both and keep the cheaper mapping (ties: Table 2)
 };
 
-struct TreeContext {
+/// The bottom-up walk (src/strategies/bottom_up.h).
+struct WalkContext {
   AritySplit split = AritySplit::kBest;
-  /// With link costs that differ by level, also walk the tree with the levels below each costly
-  /// link merged (prioritised_arities) and keep the cheapest weighted mapping.
-  bool prioritise_costly_links = true;
-  kernels::Index prioritise_max_processes = 65536;  ///< ... up to this many processes
+};
+
+/// The walks that put the links above each depth first (src/strategies/prioritised_links.h):
+/// when link costs differ by level, the levels under each costly link are merged into one arity
+/// so that its traffic is cut first...
+struct PrioritisedLinksContext {
+  kernels::Index max_processes = 65536;  ///< ... up to this many processes,
   /// ... skipping a depth whose merged arity exceeds this: growing groups of 128 costs more than
   /// all the other candidates together (G1) and such walks never won on the benchmark.
-  kernels::Index prioritise_max_arity = 64;
-  /// Also map top-down (top_down_treematch_map, cut above each depth) and keep the cheapest...
-  bool top_down = true;
-  kernels::Index top_down_max_processes = 8192;  ///< ... up to this many processes
-  std::int64_t top_down_max_entries = 1 << 17;   ///< ... and matrix entries
-  /// With top_down, also map top-down with the multilevel partitioner (ctx.partition) splitting
-  /// the nodes above depth - 2, whatever the size, once per seed...
-  bool multilevel = true;
+  kernels::Index max_arity = 64;
+};
+
+/// Top-down mappings cut above each depth by greedy splits, bottom-up below
+/// (src/strategies/greedy_top_down.h)...
+struct GreedyTopDownContext {
+  kernels::Index max_processes = 8192;  ///< ... up to this many processes
+  std::int64_t max_entries = 1 << 17;   ///< ... and matrix entries
+};
+
+/// Top-down mappings whose nodes above depth - 2 are split by the multilevel partitioner
+/// (ctx.partition), bottom-up below (src/strategies/multilevel_top_down.h), once per seed...
+struct MultilevelTopDownContext {
   /// ... with budget / entries seeds (G1, 22810 entries: 4; its later seeds never won, and each
   /// costs as much as the bottom-up walks together),
-  std::int64_t multilevel_budget = 100000;
-  int multilevel_max_runs = 8;  ///< ... at least 1 and at most this many
+  std::int64_t budget = 100000;
+  int max_runs = 8;  ///< ... at least 1 and at most this many
   /// ... up to this many matrix entries (it copies the matrix into each node's subgraph and its
   /// coarse levels: a dense 16384^2 matrix would take gigabytes).
-  std::int64_t multilevel_max_entries = std::int64_t{1} << 23;
+  std::int64_t max_entries = std::int64_t{1} << 23;
 };
 
 /// The multilevel partitioner that splits a tree node's processes among its children
@@ -93,32 +103,74 @@ struct PlacementContext {
   std::vector<kernels::Index> allowed_leaves;  ///< logical leaves usable; empty = all
 };
 
-/// What happens to TreeMatch's mapping afterwards.
+/// What happens to each candidate mapping afterwards.
 struct RefinementContext {
-  bool swaps = true;     ///< refine the final mapping (src/refinement.h; never raises the cost)
+  bool swaps = true;     ///< refine each candidate (src/refinement.h; never raises the cost)
   bool subtrees = true;  ///< also exchange whole subtrees, top down, before single processes
   int cycles = 2;        ///< at most this many top-down sweeps over the levels
   int rounds = 4;        ///< propose-then-apply rounds per level and sweep
   int partners = 3;      ///< each process looks at the blocks of its heaviest partners...
   int blocks_tried = 2;  ///< ... and prices every leaf of the best of those blocks
-  bool keep_identity = true;  ///< return the identity (rank i on slot i) if it costs less
 };
 
 struct BaselineContext {
   std::uint64_t seed = 1;  ///< random and MPIPP starts
 };
 
+/// A candidate mapping the driver tries, one file each under src/strategies/.
+enum class Strategy {
+  kBottomUp,           ///< TreeMatch's walk (Algorithm 1) over the tree's levels
+  kPrioritisedLinks,   ///< the walk with the levels under each costly link merged, per depth
+  kGreedyTopDown,      ///< greedy splits above each depth, the walk below, per depth
+  kMultilevelTopDown,  ///< multilevel bisections above depth - 2, the walk below, per seed
+  kIdentity,           ///< rank i on slot i (what a launcher does by default)
+};
+
+/// What the driver (src/treematch.h) runs: the strategies in order, each candidate refined, the
+/// cheapest (weighted cost) kept, the earlier on ties.
+struct DriverContext {
+  std::vector<Strategy> strategies{Strategy::kBottomUp, Strategy::kPrioritisedLinks,
+                                   Strategy::kGreedyTopDown, Strategy::kMultilevelTopDown,
+                                   Strategy::kIdentity};
+  /// The refinement and every strategy but the walk need the whole matrix in every process: by
+  /// default they run on matrices of at most this many entries (the size at which the
+  /// distributed levels gather it anyway), with or without mpirun, so the mapping never depends
+  /// on the rank count...
+  std::int64_t whole_matrix_max_entries = std::int64_t{1} << 22;
+  bool whole_matrix_forced = false;  ///< ... unless forced (--refine), gathering a distributed one
+};
+
+/// How much time a mapping may take, in the manner of KaMinPar's presets and SharedMap's
+/// fast/eco/strong: each is a Context (preset_context); every option can still be changed.
+enum class Preset {
+  kFast,     ///< the bottom-up walk and a cheap repair
+  kDefault,  ///< the cheapest of the walks and top-down candidates, refined
+  kStrong,   ///< more candidates and attempts for lower cost
+};
+
 struct Context {
+  Preset preset = Preset::kDefault;  ///< the preset this context started from (for printing)
   GroupingContext grouping;
-  TreeContext tree;
+  WalkContext walk;
+  PrioritisedLinksContext prioritised;
+  GreedyTopDownContext greedy_top_down;
+  MultilevelTopDownContext multilevel;
   PlacementContext placement;
   PartitionContext partition;
   RefinementContext refinement;
   BaselineContext baselines;
+  DriverContext driver;
   int threads = 0;  ///< 0 = all hardware threads
 };
 
 std::string to_string(AritySplit split);
+std::string to_string(Strategy strategy);
+std::string to_string(Preset preset);
+/// "fast", "default" or "strong"; nothing for any other name.
+std::optional<Preset> parse_preset(std::string_view name);
+
+/// The context of a preset.
+Context preset_context(Preset preset);
 
 /// The default preset.
 Context default_context();

@@ -184,7 +184,15 @@ LoadedCase load_case(const CaseSpec& spec, const std::string& data_dir, std::uin
       break;
     }
   }
-  loaded.topology = io::read_topology(loaded.topology_spec);
+  if (loaded.topology_spec.size() > 4 &&
+      loaded.topology_spec.compare(loaded.topology_spec.size() - 4, 4, ".xml") == 0) {
+    // PACOS' XML machine: its hardware threads are the leaves, as TreeMatch's own tool reads it
+    // (64 ranks on 32 cores of 2 threads); both tools get that tree as a tleaf.
+    loaded.topology = io::read_topology(loaded.topology_spec, {.hardware_threads = true});
+    loaded.topology_spec = loaded.topology.to_tleaf();
+  } else {
+    loaded.topology = io::read_topology(loaded.topology_spec);
+  }
   if (unit_costs) {
     loaded.topology = loaded.topology.with_link_costs(
         std::vector<double>(static_cast<std::size_t>(loaded.topology.depth()), 1.0));

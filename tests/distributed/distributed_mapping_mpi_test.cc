@@ -130,7 +130,7 @@ TEST(DistributedMapping, DenseRowsCutToStrongestLinks) {
 TEST(DistributedMapping, ArtificialProcessesAndOneHeuristic) {
   Context ctx = default_context();
   ctx.grouping.largest_index_last = false;
-  ctx.tree.split = AritySplit::kNever;
+  ctx.walk.split = AritySplit::kNever;
   const Topology tree = testing::tree_of({3, 8, 4});  // 96 leaves for 90 processes
   expect_same_mapping(directed_matrix(90, 4, 3), tree, /*gather_entries=*/0, ctx);
 }

@@ -15,6 +15,7 @@
 
 #include "src/baselines.h"
 #include "src/cost.h"
+#include "src/treematch.h"
 #include "tests/src/hierarchical_pattern.h"
 
 namespace treematch {
@@ -115,7 +116,7 @@ TEST(ConstrainedMapping, AllLeavesAllowedGivesTheUnconstrainedMapping) {
     Context plain = default_context();
     plain.placement.oversubscribe = per_leaf;
 
-    const TreeMatchResult ours = constrained_treematch_map(graph, tree, constrained(all, per_leaf));
+    const TreeMatchResult ours = treematch_map(graph, tree, constrained(all, per_leaf));
     const TreeMatchResult reference = treematch_map(graph, tree, plain);
 
     EXPECT_EQ(ours.mapping.leaf_of_rank, reference.mapping.leaf_of_rank) << "per leaf " << per_leaf;

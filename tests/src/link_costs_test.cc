@@ -10,6 +10,9 @@
 #include "src/constrained_mapping.h"
 #include "src/cost.h"
 #include "src/geometric_pattern.h"
+#include "src/mapping_input.h"
+#include "src/strategies/bottom_up.h"
+#include "src/strategies/prioritised_links.h"
 #include "src/treematch.h"
 #include "tests/src/hierarchical_pattern.h"
 
@@ -92,24 +95,28 @@ TEST(LinkCosts, PrioritisedArityMergesTheLevelsBelow) {
   EXPECT_EQ(prioritised_arities(tree, 1), (std::vector<Index>{32, 4}));
   EXPECT_EQ(prioritised_arities(tree, 2), (std::vector<Index>{16, 2, 4}));
   const Topology costly = tree.with_link_costs({1, 2, 10, 100});
-  EXPECT_FALSE(prioritises_links(tree, 128, TreeContext{}));
-  EXPECT_TRUE(prioritises_links(costly, 128, TreeContext{}));
+  EXPECT_FALSE(prioritises_links(tree, 128, PrioritisedLinksContext{}));
+  EXPECT_TRUE(prioritises_links(costly, 128, PrioritisedLinksContext{}));
 }
 
 TEST(TopDown, GivesADeterministicPermutation) {
   const Topology tree = tree_of({4, 4, 2, 4});
   const CommGraph graph = random_sparse_graph(120, 4, 5);
-  const TreeMatchResult first = top_down_treematch_map(graph, tree, default_context(), 2);
+  const SubtreeMapping walk = [](const CommGraph& sub, const Topology& subtree) {
+    return bottom_up_mapping(LocalMappingInput(sub), subtree, GroupingContext{}, WalkContext{});
+  };
+  const auto top_down = [&](const CommGraph& g, int depth) {
+    return top_down_treematch_map(g, tree, depth, NodeSplit::kGreedy, PartitionContext{}, walk);
+  };
+  const TreeMatchResult first = top_down(graph, 2);
   const auto& leaves = first.mapping.leaf_of_rank;
   EXPECT_EQ(std::set<Index>(leaves.begin(), leaves.end()).size(), 120u);
   for (const Index leaf : leaves) {
     EXPECT_GE(leaf, 0);
     EXPECT_LT(leaf, 128);
   }
-  EXPECT_EQ(top_down_treematch_map(graph, tree, default_context(), 2).mapping.leaf_of_rank, leaves);
-  EXPECT_THROW(
-      (void)top_down_treematch_map(random_sparse_graph(129, 2, 1), tree, default_context(), 1),
-      std::invalid_argument);
+  EXPECT_EQ(top_down(graph, 2).mapping.leaf_of_rank, leaves);
+  EXPECT_THROW((void)top_down(random_sparse_graph(129, 2, 1), 1), std::invalid_argument);
 }
 
 TEST(GeometricPattern, IsSymmetricConnectedAndDeterministic) {

@@ -2,6 +2,9 @@
 // multilevel top-down mapping candidate built on it.
 #include "src/multilevel_partition.h"
 
+#include "src/mapping_input.h"
+#include "src/strategies/bottom_up.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -191,15 +194,22 @@ TEST(MultilevelPartition, BadSizesThrow) {
   EXPECT_THROW((void)multilevel_partition(graph.view(), {6, -1}), std::invalid_argument);
 }
 
+/// TreeMatch's walk with the default options, for the subtrees below the split depth.
+SubtreeMapping walk_subtrees() {
+  return [](const CommGraph& graph, const Topology& subtree) {
+    return bottom_up_mapping(LocalMappingInput(graph), subtree, GroupingContext{}, WalkContext{});
+  };
+}
+
 TEST(MultilevelTopDown, GivesAPermutationNeverCostlierThanTheIdentity) {
   const Topology tree = tree_of({4, 4, 2, 4});
   for (std::uint64_t seed = 1; seed <= 4; ++seed) {
     const std::vector<Index> rank_of_slot = random_permutation(tree.leaf_count(), seed);
     const CommGraph graph = hierarchical_pattern(tree, rank_of_slot);
     for (int depth = 1; depth <= tree.depth(); ++depth) {
-      const Mapping mapping =
-          top_down_treematch_map(graph, tree, default_context(), depth, NodeSplit::kMultilevel)
-              .mapping;
+      const Mapping mapping = top_down_treematch_map(graph, tree, depth, NodeSplit::kMultilevel,
+                                                     PartitionContext{}, walk_subtrees())
+                                  .mapping;
       const auto& leaves = mapping.leaf_of_rank;
       EXPECT_EQ(std::set<Index>(leaves.begin(), leaves.end()).size(), 128u);
       Mapping identity;
@@ -224,9 +234,9 @@ TEST(MultilevelTopDown, FewerProcessesThanLeavesAndAnyThreadCount) {
   for (int threads : {1, 2}) {
     const tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
                                     static_cast<std::size_t>(threads));
-    const std::vector<Index> leaves =
-        top_down_treematch_map(graph, tree, default_context(), 2, NodeSplit::kMultilevel)
-            .mapping.leaf_of_rank;
+    const std::vector<Index> leaves = top_down_treematch_map(graph, tree, 2, NodeSplit::kMultilevel,
+                                                             PartitionContext{}, walk_subtrees())
+                                          .mapping.leaf_of_rank;
     EXPECT_EQ(std::set<Index>(leaves.begin(), leaves.end()).size(), 100u);
     for (Index leaf : leaves) {
       EXPECT_GE(leaf, 0);

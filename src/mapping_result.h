@@ -1,0 +1,34 @@
+// What a mapping run returns: the mapping, how each level was walked, its cost.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "kernels/types.h"
+#include "src/cost.h"
+#include "src/mapping.h"
+
+namespace treematch {
+
+/// What happened at one level of the (possibly split) tree, bottom-up.
+struct LevelTrace {
+  kernels::Index arity = 0;
+  kernels::Index order = 0;       ///< (virtual) processes before extension
+  kernels::Index artificial = 0;  ///< empty processes added by ExtendComMatrix
+  std::string heuristic;
+  bool exhaustive = false;
+  std::size_t candidates = 0;
+  double seconds = 0.0;
+};
+
+struct TreeMatchResult {
+  Mapping mapping;  ///< logical leaves of the (non-oversubscribed) topology
+  std::vector<LevelTrace> levels;
+  long long refinement_swaps = 0;  ///< swaps the refinement applied
+  bool identity_kept = false;      ///< the identity was cheaper than anything TreeMatch found
+  std::string strategy;            ///< the strategy whose candidate was kept
+  MappingCost cost;                ///< of `mapping` on the topology it was asked for
+};
+
+}  // namespace treematch

@@ -1,0 +1,25 @@
+// Top-down mappings cut above each depth by greedy splits, TreeMatch's walk inside the subtrees.
+#pragma once
+
+#include <vector>
+
+#include "src/comm_graph.h"
+#include "src/context.h"
+#include "src/mapping_result.h"
+#include "src/topology.h"
+
+namespace treematch {
+
+/// The walk the top-down strategies run inside each subtree: the smallest-value heuristic alone
+/// and the Table 2 walk (each candidate is refined as a whole afterwards).
+GroupingContext inner_grouping(GroupingContext grouping);
+
+/// For each depth d = 1 .. tree.depth() - 2, the nodes above d split top-down by greedy growing
+/// plus pairwise swaps (constrained_mapping.h: split_processes) and the walk inside each subtree
+/// at depth d (top_down_treematch_map): on mesh-like patterns the bottom-up greedy cuts the upper
+/// levels poorly. None above ctx.max_processes processes or ctx.max_entries entries.
+std::vector<TreeMatchResult> greedy_top_down_mappings(const CommGraph& graph, const Topology& tree,
+                                                      const GroupingContext& grouping,
+                                                      const GreedyTopDownContext& ctx);
+
+}  // namespace treematch

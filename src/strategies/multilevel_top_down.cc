@@ -1,0 +1,43 @@
+// Multilevel top-down mappings, one per seed, as parallel tasks.
+#include "src/strategies/multilevel_top_down.h"
+
+#include <algorithm>
+#include <cstdint>
+
+#include "kernels/parallel_tasks.h"
+#include "src/constrained_mapping.h"
+#include "src/mapping_input.h"
+#include "src/strategies/bottom_up.h"
+#include "src/strategies/greedy_top_down.h"
+
+namespace treematch {
+
+int multilevel_runs(Offset entries, const MultilevelTopDownContext& ctx) {
+  const std::int64_t runs = ctx.budget / std::max<std::int64_t>(1, entries);
+  return static_cast<int>(std::clamp<std::int64_t>(runs, 1, std::max(1, ctx.max_runs)));
+}
+
+std::vector<TreeMatchResult> multilevel_top_down_mappings(const CommGraph& graph,
+                                                          const Topology& tree,
+                                                          const GroupingContext& grouping,
+                                                          const PartitionContext& partition,
+                                                          const MultilevelTopDownContext& ctx) {
+  if (graph.nnz() > ctx.max_entries || tree.depth() == 0) return {};
+  const int runs = multilevel_runs(graph.nnz(), ctx);
+  const int split_depth = std::max(1, tree.depth() - 2);
+  const GroupingContext inner = inner_grouping(grouping);
+  const SubtreeMapping walk = [&](const CommGraph& subgraph, const Topology& subtree) {
+    return bottom_up_mapping(LocalMappingInput(subgraph), subtree, inner,
+                             WalkContext{AritySplit::kTable2});
+  };
+  std::vector<TreeMatchResult> mappings(static_cast<std::size_t>(runs));
+  kernels::parallel_for_all(mappings.size(), [&](std::size_t run) {
+    PartitionContext seeded = partition;
+    seeded.seed = partition.seed + static_cast<std::uint64_t>(run);
+    mappings[run] =
+        top_down_treematch_map(graph, tree, split_depth, NodeSplit::kMultilevel, seeded, walk);
+  });
+  return mappings;
+}
+
+}  // namespace treematch

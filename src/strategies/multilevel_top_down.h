@@ -1,0 +1,28 @@
+// Top-down mappings whose upper nodes are split by multilevel recursive bisection, the walk below.
+#pragma once
+
+#include <vector>
+
+#include "src/comm_graph.h"
+#include "src/context.h"
+#include "src/mapping_result.h"
+#include "src/topology.h"
+
+namespace treematch {
+
+/// How many seeds the strategy tries: ctx.budget / entries, clamped to [1, ctx.max_runs] (a
+/// count, not a time, so results repeat).
+int multilevel_runs(Offset entries, const MultilevelTopDownContext& ctx);
+
+/// One mapping per seed (partition.seed + run): the nodes above depth max(1, depth - 2) split
+/// into their children's capacities by multilevel recursive bisection (src/multilevel_partition.h)
+/// then the greedy split's pairwise swaps, the walk inside the subtrees below. The runs are
+/// independent tasks, returned in seed order, so the result does not depend on the thread count.
+/// None above ctx.max_entries entries.
+std::vector<TreeMatchResult> multilevel_top_down_mappings(const CommGraph& graph,
+                                                          const Topology& tree,
+                                                          const GroupingContext& grouping,
+                                                          const PartitionContext& partition,
+                                                          const MultilevelTopDownContext& ctx);
+
+}  // namespace treematch
