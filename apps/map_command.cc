@@ -104,6 +104,12 @@ std::string summary(const MapOptions& options, const Inputs& inputs, const TreeM
                                     : fmt::format(" ({} allowed)", inputs.allowed_leaves.size()),
       topo.leaves_per_machine(), inputs.read_seconds, inputs.topology_seconds, map_seconds);
   if (options.verbose) {
+    for (const StrategyTrace& strategy : result.strategies) {
+      text += fmt::format("  strategy {:<20} {:>3} candidates, best weighted {:.6g}, {:.3f} s\n",
+                          strategy.strategy, strategy.candidates, strategy.best_weighted,
+                          strategy.seconds);
+    }
+    if (!result.strategy.empty()) text += "  kept: " + result.strategy + "\n";
     for (const LevelTrace& level : result.levels) {
       text += fmt::format(
           "  level arity {:>4}: {:>8} processes (+{} artificial), {} candidates{}, {}, {:.3f} s\n",
@@ -184,6 +190,9 @@ CLI::App* add_map_command(CLI::App& app, MapOptions& options) {
                   "fast | default | strong: how much time the mapping may take (the options "
                   "below change the preset's settings; --verbose prints them)")
       ->capture_default_str();
+  map->add_option("--set", options.settings,
+                  "NAME=VALUE: change one option of the preset, by the name --verbose prints "
+                  "(e.g. partition.attempts=8, driver.strategies=bottom-up,identity); repeatable");
   map->add_flag("--no-split", options.no_split, "walk the tree's own arities only");
   map->add_flag(
       "--table2-split", options.table2_only,
@@ -241,6 +250,16 @@ Context map_context(const MapOptions& options, const Inputs& inputs) {
   if (options.max_rounds > 0) ctx.grouping.max_rounds = options.max_rounds;
   if (options.partition_passes >= 0) ctx.grouping.partition_passes = options.partition_passes;
   set_heuristics(options.heuristics, ctx.grouping);
+  for (const std::string& setting : options.settings) {
+    const std::size_t equal = setting.find('=');
+    try {
+      if (equal == std::string::npos) throw std::invalid_argument("expected NAME=VALUE");
+      set_option(ctx, std::string_view(setting).substr(0, equal),
+                 std::string_view(setting).substr(equal + 1));
+    } catch (const std::invalid_argument& e) {
+      throw io::InputError("--set", "'" + setting.substr(0, 60) + "': " + e.what());
+    }
+  }
   ctx.threads = options.input.threads;
   return ctx;
 }

@@ -19,10 +19,11 @@ namespace treematch::apps {
 struct MapOptions {
   InputOptions input;
   std::string format = "perm";
-  std::string preset = "default";  ///< --preset fast | default | strong
-  std::string output;              ///< empty = stdout
-  std::string hosts;               ///< comma-separated names or a file, one per line
-  std::string report;              ///< --report DIR: write DIR/index.html; empty = no report
+  std::string preset = "default";     ///< --preset fast | default | strong
+  std::vector<std::string> settings;  ///< --set NAME=VALUE, applied after the preset
+  std::string output;                 ///< empty = stdout
+  std::string hosts;                  ///< comma-separated names or a file, one per line
+  std::string report;                 ///< --report DIR: write DIR/index.html; empty = no report
   bool compare = false;
   bool verbose = false;
   bool no_split = false;

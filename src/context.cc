@@ -1,7 +1,11 @@
 // The presets and the verbose print-out of a Context.
 #include "src/context.h"
 
+#include <algorithm>
+#include <charconv>
 #include <sstream>
+#include <stdexcept>
+#include <string>
 
 namespace treematch {
 
@@ -119,6 +123,7 @@ std::string describe(const Context& ctx) {
       << "partition.fm_passes = " << ctx.partition.fm_passes << '\n'
       << "partition.vcycles = " << ctx.partition.vcycles << '\n'
       << "partition.attempts = " << ctx.partition.attempts << '\n'
+      << "partition.grow_attempts = " << ctx.partition.grow_attempts << '\n'
       << "partition.seed = " << ctx.partition.seed << '\n'
       << "refinement.swaps = " << ctx.refinement.swaps << '\n'
       << "refinement.subtrees = " << ctx.refinement.subtrees << '\n'
@@ -129,6 +134,155 @@ std::string describe(const Context& ctx) {
       << "baselines.seed = " << ctx.baselines.seed << '\n'
       << "threads = " << ctx.threads << (ctx.threads == 0 ? " (all)" : "") << '\n';
   return out.str();
+}
+
+namespace {
+
+std::invalid_argument bad_value(std::string_view name, std::string_view value,
+                                const std::string& expected) {
+  return std::invalid_argument(std::string(name) + "=" + std::string(value.substr(0, 40)) +
+                               ": expected " + expected);
+}
+
+template <class Number>
+Number number(std::string_view name, std::string_view value, Number least) {
+  Number parsed{};
+  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), parsed);
+  if (value.empty() || error != std::errc() || end != value.data() + value.size() ||
+      parsed < least) {
+    throw bad_value(name, value, "a number >= " + std::to_string(least));
+  }
+  return parsed;
+}
+
+bool flag(std::string_view name, std::string_view value) {
+  if (value == "1" || value == "true") return true;
+  if (value == "0" || value == "false") return false;
+  throw bad_value(name, value, "0, 1, true or false");
+}
+
+std::vector<Strategy> strategy_list(std::string_view name, std::string_view value) {
+  std::vector<Strategy> list;
+  std::size_t begin = 0;
+  while (begin <= value.size()) {
+    const std::size_t end = std::min(value.find(',', begin), value.size());
+    const std::string_view item = value.substr(begin, end - begin);
+    bool found = false;
+    for (const Strategy strategy :
+         {Strategy::kBottomUp, Strategy::kPrioritisedLinks, Strategy::kGreedyTopDown,
+          Strategy::kMultilevelTopDown, Strategy::kIdentity}) {
+      if (item == to_string(strategy)) {
+        list.push_back(strategy);
+        found = true;
+      }
+    }
+    if (!found) {
+      throw bad_value(name, value,
+                      "a comma list of bottom-up, prioritised-links, greedy-top-down, "
+                      "multilevel-top-down, identity");
+    }
+    begin = end + 1;
+  }
+  return list;
+}
+
+}  // namespace
+
+void set_option(Context& ctx, std::string_view name, std::string_view value) {
+  using kernels::Index;
+  // Each option once: its name as describe() prints it, and how to read the value.
+  const auto is = [&](std::string_view option) { return name == option; };
+  if (is("driver.strategies")) {
+    ctx.driver.strategies = strategy_list(name, value);
+  } else if (is("driver.whole_matrix_max_entries")) {
+    ctx.driver.whole_matrix_max_entries = number<std::int64_t>(name, value, 0);
+  } else if (is("driver.whole_matrix_forced")) {
+    ctx.driver.whole_matrix_forced = flag(name, value);
+  } else if (is("grouping.exhaustive_limit")) {
+    ctx.grouping.exhaustive_limit = static_cast<double>(number<std::int64_t>(name, value, 0));
+  } else if (is("grouping.seeds_per_process")) {
+    ctx.grouping.seeds_per_process = number<int>(name, value, 1);
+  } else if (is("grouping.strongest_links")) {
+    ctx.grouping.strongest_links = number<Index>(name, value, 1);
+  } else if (is("grouping.partition_passes")) {
+    ctx.grouping.partition_passes = number<int>(name, value, 0);
+  } else if (is("grouping.max_rounds")) {
+    ctx.grouping.max_rounds = number<int>(name, value, 1);
+  } else if (is("grouping.smallest_value_first")) {
+    ctx.grouping.smallest_value_first = flag(name, value);
+  } else if (is("grouping.largest_index_last")) {
+    ctx.grouping.largest_index_last = flag(name, value);
+  } else if (is("grouping.weighted_degree_first")) {
+    ctx.grouping.weighted_degree_first = flag(name, value);
+  } else if (is("grouping.weighted_degree_budget")) {
+    ctx.grouping.weighted_degree_budget = static_cast<double>(number<std::int64_t>(name, value, 0));
+  } else if (is("grouping.largest_index_budget")) {
+    ctx.grouping.largest_index_budget = number<std::int64_t>(name, value, 0);
+  } else if (is("walk.split")) {
+    if (value == "table2") {
+      ctx.walk.split = AritySplit::kTable2;
+    } else if (value == "never") {
+      ctx.walk.split = AritySplit::kNever;
+    } else if (value == "best") {
+      ctx.walk.split = AritySplit::kBest;
+    } else {
+      throw bad_value(name, value, "table2, never or best");
+    }
+  } else if (is("prioritised.max_processes")) {
+    ctx.prioritised.max_processes = number<Index>(name, value, 0);
+  } else if (is("prioritised.max_arity")) {
+    ctx.prioritised.max_arity = number<Index>(name, value, 1);
+  } else if (is("greedy_top_down.max_processes")) {
+    ctx.greedy_top_down.max_processes = number<Index>(name, value, 0);
+  } else if (is("greedy_top_down.max_entries")) {
+    ctx.greedy_top_down.max_entries = number<std::int64_t>(name, value, 0);
+  } else if (is("multilevel.budget")) {
+    ctx.multilevel.budget = number<std::int64_t>(name, value, 0);
+  } else if (is("multilevel.max_runs")) {
+    ctx.multilevel.max_runs = number<int>(name, value, 1);
+  } else if (is("multilevel.max_entries")) {
+    ctx.multilevel.max_entries = number<std::int64_t>(name, value, 0);
+  } else if (is("partition.coarsest")) {
+    ctx.partition.coarsest = number<Index>(name, value, 2);
+  } else if (is("partition.initial_tries")) {
+    ctx.partition.initial_tries = number<int>(name, value, 1);
+  } else if (is("partition.fm_passes")) {
+    ctx.partition.fm_passes = number<int>(name, value, 0);
+  } else if (is("partition.vcycles")) {
+    ctx.partition.vcycles = number<int>(name, value, 0);
+  } else if (is("partition.attempts")) {
+    ctx.partition.attempts = number<int>(name, value, 1);
+  } else if (is("partition.grow_attempts")) {
+    ctx.partition.grow_attempts = flag(name, value);
+  } else if (is("partition.seed")) {
+    ctx.partition.seed = number<std::uint64_t>(name, value, 0);
+  } else if (is("refinement.swaps")) {
+    ctx.refinement.swaps = flag(name, value);
+  } else if (is("refinement.subtrees")) {
+    ctx.refinement.subtrees = flag(name, value);
+  } else if (is("refinement.cycles")) {
+    ctx.refinement.cycles = number<int>(name, value, 1);
+  } else if (is("refinement.rounds")) {
+    ctx.refinement.rounds = number<int>(name, value, 1);
+  } else if (is("refinement.partners")) {
+    ctx.refinement.partners = number<int>(name, value, 1);
+  } else if (is("refinement.blocks_tried")) {
+    ctx.refinement.blocks_tried = number<int>(name, value, 1);
+  } else {
+    // The names describe() prints, but for the ones set elsewhere (placement, seeds, threads).
+    std::string names;
+    std::istringstream lines(describe(Context{}));
+    for (std::string line; std::getline(lines, line);) {
+      const std::string option = line.substr(0, line.find(' '));
+      if (option == "preset" || option.rfind("placement.", 0) == 0 ||
+          option.rfind("baselines.", 0) == 0 || option == "threads") {
+        continue;
+      }
+      names += (names.empty() ? "" : ", ") + option;
+    }
+    throw std::invalid_argument("unknown option '" + std::string(name.substr(0, 40)) +
+                                "'; the options are " + names);
+  }
 }
 
 }  // namespace treematch

@@ -93,6 +93,8 @@ struct PartitionContext {
   /// coarsening escapes it where more starts on the same coarsest graph do not. A bisection
   /// that shapes q parts is made max(attempts, ceil(log2 q)) times.
   int attempts = 4;
+  /// ... and a bisection that shapes q parts max(attempts, ceil(log2 q)) times when set.
+  bool grow_attempts = true;
   /// Seeds the visit order of the matching and the growing starts (fixed, so results repeat).
   std::uint64_t seed = 1;
 };
@@ -175,7 +177,13 @@ Context preset_context(Preset preset);
 /// The default preset.
 Context default_context();
 
-/// Prints the effective context, one option per line (verbose mode).
+/// Prints the effective context, one option per line (verbose mode): "name = value".
 std::string describe(const Context& ctx);
+
+/// Sets the option `name` (as describe() prints it: "partition.attempts",
+/// "driver.strategies", ...) to `value` (a number, 0/1/true/false, a split "table2|never|best",
+/// or a comma list of strategies). Throws std::invalid_argument saying what is wrong: an unknown
+/// name (listing the names), or a value that is not of the option's kind or out of its range.
+void set_option(Context& ctx, std::string_view name, std::string_view value);
 
 }  // namespace treematch

@@ -578,7 +578,8 @@ void split_range(CsrView g, const std::vector<Index>& ids, const std::vector<Ind
   // A bent cut spoils the shape of every part it splits: the more parts below it, the more
   // attempts (ceil(log2(parts)), at least ctx.attempts).
   PartitionContext own = ctx;
-  own.attempts = std::max(ctx.attempts, static_cast<int>(std::bit_width(hi - lo - 1)));
+  if (ctx.grow_attempts)
+    own.attempts = std::max(ctx.attempts, static_cast<int>(std::bit_width(hi - lo - 1)));
   const std::vector<Index> side = bisect(g, target0, own);
   std::vector<Index> local_of(at(g.n));
   std::vector<Index> ids_of[2];

@@ -1,6 +1,7 @@
 // The TreeMatch driver: a list of candidate strategies, each refined, the cheapest kept.
 #include "src/treematch.h"
 
+#include <chrono>
 #include <string>
 #include <utility>
 #include <vector>
@@ -109,7 +110,9 @@ TreeMatchResult treematch_map(const MappingInput& input, const Topology& topolog
   TreeMatchResult best;
   MappingCost best_cost;
   bool have = false;
+  std::vector<StrategyTrace> traces;
   for (const Strategy strategy : ctx.driver.strategies) {
+    const auto start = std::chrono::steady_clock::now();
     std::vector<TreeMatchResult> found = candidates(strategy, input, tree, ctx, whole);
     // Exchanges of processes and subtrees that lower the weighted cost, for every candidate but
     // the identity (the floor a launcher gives); independent, so they run as tasks.
@@ -120,8 +123,11 @@ TreeMatchResult treematch_map(const MappingInput& input, const Topology& topolog
         found[c].refinement_swaps = stats.swaps + stats.subtree_swaps;
       });
     }
+    StrategyTrace trace{to_string(strategy), found.size(), 0.0, 0.0};
     for (TreeMatchResult& candidate : found) {
       const MappingCost cost = input.cost(tree, candidate.mapping);
+      if (trace.best_weighted == 0.0 || cost.weighted < trace.best_weighted)
+        trace.best_weighted = cost.weighted;
       if (have && !(cost.weighted < best_cost.weighted)) continue;
       candidate.strategy = to_string(strategy);
       if (have && strategy != Strategy::kIdentity) candidate.identity_kept = false;
@@ -129,11 +135,14 @@ TreeMatchResult treematch_map(const MappingInput& input, const Topology& topolog
       best_cost = cost;
       have = true;
     }
+    trace.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    traces.push_back(std::move(trace));
   }
   if (!have) best.mapping = identity_mapping(input.size());  // no strategy applied
   // Virtual leaves (oversubscription) back to cores.
   for (Index& leaf : best.mapping.leaf_of_rank) leaf /= per_leaf;
   best.cost = input.cost(topology, best.mapping);
+  best.strategies = std::move(traces);
   return best;
 }
 
