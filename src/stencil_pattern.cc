@@ -1,10 +1,12 @@
-// Builds the 27-point stencil graph with a seeded, portable rank permutation.
+// Builds the 27-point stencil graph with a seeded, portable rank permutation, and its nested block
+// mapping.
 #include "src/stencil_pattern.h"
 
 #include <algorithm>
 #include <limits>
 #include <random>
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace treematch {
@@ -18,6 +20,22 @@ std::uint64_t uniform_below(std::mt19937_64& rng, std::uint64_t bound) {
     const std::uint64_t draw = rng();
     if (draw < limit) return draw % bound;
   }
+}
+
+/// The number of cells, checked as make_stencil_27 documents; `who` names the caller.
+Index cell_count(const StencilSpec& spec, const char* who) {
+  if (spec.nx < 1 || spec.ny < 1 || spec.nz < 1) {
+    throw std::invalid_argument(std::string(who) + ": every dimension must be at least 1");
+  }
+  const long long cells = static_cast<long long>(spec.nx) * spec.ny * spec.nz;
+  if (cells > std::numeric_limits<Index>::max()) {
+    throw std::invalid_argument(std::string(who) + ": more than 2^31 - 1 cells");
+  }
+  return static_cast<Index>(cells);
+}
+
+std::string box_text(const CellBox& box) {
+  return std::to_string(box.x) + "x" + std::to_string(box.y) + "x" + std::to_string(box.z);
 }
 
 }  // namespace
@@ -35,14 +53,7 @@ std::vector<Index> seeded_permutation(Index n, std::uint64_t seed) {
 }
 
 CommGraph make_stencil_27(const StencilSpec& spec) {
-  if (spec.nx < 1 || spec.ny < 1 || spec.nz < 1) {
-    throw std::invalid_argument("make_stencil_27: every dimension must be at least 1");
-  }
-  const long long cells_ll = static_cast<long long>(spec.nx) * spec.ny * spec.nz;
-  if (cells_ll > std::numeric_limits<Index>::max()) {
-    throw std::invalid_argument("make_stencil_27: more than 2^31 - 1 cells");
-  }
-  const auto cells = static_cast<Index>(cells_ll);
+  const Index cells = cell_count(spec, "make_stencil_27");
   const std::vector<Index> rank_of_cell = seeded_permutation(cells, spec.seed);
   std::vector<Index> cell_of_rank(static_cast<std::size_t>(cells));
   for (Index c = 0; c < cells; ++c)
@@ -88,6 +99,61 @@ CommGraph make_stencil_27(const StencilSpec& spec) {
   }
   return CommGraph::from_symmetric_csr(cells, std::move(offsets), std::move(targets),
                                        std::move(weights));
+}
+
+std::vector<Index> nested_block_arities(const StencilSpec& spec,
+                                        const std::vector<CellBox>& boxes) {
+  (void)cell_count(spec, "nested_block_arities");
+  if (boxes.empty() || boxes.back().x != 1 || boxes.back().y != 1 || boxes.back().z != 1) {
+    throw std::invalid_argument(
+        "nested_block_arities: the last box must be one cell (1x1x1: one process per leaf)");
+  }
+  std::vector<Index> arities;
+  CellBox parent{spec.nx, spec.ny, spec.nz};
+  for (const CellBox& box : boxes) {
+    if (box.x < 1 || box.y < 1 || box.z < 1 || parent.x % box.x != 0 || parent.y % box.y != 0 ||
+        parent.z % box.z != 0) {
+      throw std::invalid_argument("nested_block_arities: box " + box_text(box) +
+                                  " does not tile the " + box_text(parent) + " box above it");
+    }
+    const Index arity = (parent.x / box.x) * (parent.y / box.y) * (parent.z / box.z);
+    if (arity > 1) arities.push_back(arity);
+    parent = box;
+  }
+  return arities;
+}
+
+Mapping nested_block_mapping(const StencilSpec& spec, const std::vector<CellBox>& boxes) {
+  const Index cells = cell_count(spec, "nested_block_mapping");
+  (void)nested_block_arities(spec, boxes);
+  const std::vector<Index> rank_of_cell = seeded_permutation(cells, spec.seed);
+  Mapping mapping;
+  mapping.leaf_of_rank.resize(static_cast<std::size_t>(cells));
+  for (Index z = 0; z < spec.nz; ++z) {
+    for (Index y = 0; y < spec.ny; ++y) {
+      for (Index x = 0; x < spec.nx; ++x) {
+        // Down the boxes: the child holding the cell is one more mixed-radix digit of the leaf.
+        Index leaf = 0;
+        CellBox parent{spec.nx, spec.ny, spec.nz};
+        Index px = x;  // the cell's coordinates inside `parent`
+        Index py = y;
+        Index pz = z;
+        for (const CellBox& box : boxes) {
+          const Index cy = parent.y / box.y;
+          const Index cz = parent.z / box.z;
+          const Index children = (parent.x / box.x) * cy * cz;
+          leaf = leaf * children + (px / box.x * cy + py / box.y) * cz + pz / box.z;
+          px %= box.x;
+          py %= box.y;
+          pz %= box.z;
+          parent = box;
+        }
+        const Index rank = rank_of_cell[static_cast<std::size_t>(x + spec.nx * (y + spec.ny * z))];
+        mapping.leaf_of_rank[static_cast<std::size_t>(rank)] = leaf;
+      }
+    }
+  }
+  return mapping;
 }
 
 }  // namespace treematch

@@ -212,4 +212,26 @@ LoadedCase load_case(const CaseSpec& spec, const std::string& data_dir, std::uin
   return loaded;
 }
 
+std::vector<CellBox> stencil_machine_boxes() {
+  return {{4, 4, 8}, {2, 2, 2}, {2, 2, 1}, {1, 1, 1}};
+}
+
+std::optional<Mapping> nested_block_optimum(const CaseSpec& spec, const Topology& topology,
+                                            std::uint64_t seed) {
+  if (spec.matrix_source != MatrixSource::kStencil || topology.has_holes()) return std::nullopt;
+  StencilSpec stencil = spec.stencil;
+  stencil.seed = seed;
+  const std::vector<CellBox> boxes = stencil_machine_boxes();
+  std::vector<Index> arities;
+  try {
+    arities = nested_block_arities(stencil, boxes);
+  } catch (const std::invalid_argument&) {
+    return std::nullopt;  // the grid does not tile into the boxes
+  }
+  std::vector<Index> tree;
+  for (const TreeLevel& level : topology.levels()) tree.push_back(level.arity);
+  if (arities != tree) return std::nullopt;
+  return nested_block_mapping(stencil, boxes);
+}
+
 }  // namespace treematch::bench

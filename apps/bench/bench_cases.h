@@ -9,6 +9,7 @@
 #include "apps/bench/hierarchical.h"
 #include "src/comm_graph.h"
 #include "src/geometric_pattern.h"
+#include "src/mapping.h"
 #include "src/stencil_pattern.h"
 #include "src/topology.h"
 
@@ -96,5 +97,16 @@ Selection select_cases(const std::vector<CaseSpec>& catalogue,
 /// as that tleaf, so that both optimise hop-bytes.
 LoadedCase load_case(const CaseSpec& spec, const std::string& data_dir, std::uint64_t seed,
                      bool unit_costs = false);
+
+/// The boxes of the nested block mapping on the stencil machines (group:N group:16 pack:2 core:4):
+/// 4 x 4 x 8 cells per switch of 16 nodes, 2 x 2 x 2 per node, 2 x 2 x 1 per package, one cell per
+/// core.
+std::vector<CellBox> stencil_machine_boxes();
+
+/// The nested block mapping of a stencil case (nested_block_mapping with the run's seed), its
+/// optimum, when the grid tiles into stencil_machine_boxes() and the topology is the balanced
+/// tree (no holes) of exactly those arities; nullopt for any other case.
+std::optional<Mapping> nested_block_optimum(const CaseSpec& spec, const Topology& topology,
+                                            std::uint64_t seed);
 
 }  // namespace treematch::bench

@@ -11,8 +11,11 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <stdexcept>
+#include <string>
 #include <system_error>
 #include <thread>
+#include <vector>
 
 #include <fmt/format.h>
 #include <tbb/global_control.h>
@@ -21,6 +24,7 @@
 #include "apps/bench/bench_runner.h"
 #include "apps/bench/report.h"
 #include "apps/bench/spawner.h"
+#include "src/context.h"
 
 namespace {
 
@@ -85,6 +89,23 @@ std::vector<std::string> split_list(const std::string& text) {
   return items;
 }
 
+/// The presets named in `text` (comma-separated), each once, in the order given. Throws
+/// std::invalid_argument naming the first unknown name and listing the known ones.
+std::vector<std::string> parse_presets(const std::string& text) {
+  std::string known;
+  for (const treematch::Preset preset :
+       {treematch::Preset::kFast, treematch::Preset::kDefault, treematch::Preset::kStrong})
+    known += (known.empty() ? "" : ", ") + treematch::to_string(preset);
+  std::vector<std::string> presets;
+  for (const std::string& name : split_list(text)) {
+    if (!treematch::parse_preset(name))
+      throw std::invalid_argument("no preset named '" + name + "' (known: " + known + ")");
+    if (std::find(presets.begin(), presets.end(), name) == presets.end()) presets.push_back(name);
+  }
+  if (presets.empty()) throw std::invalid_argument("no preset given (known: " + known + ")");
+  return presets;
+}
+
 /// This process's peak resident set size so far.
 double self_peak_rss_mib() {
   struct rusage usage {};
@@ -120,6 +141,7 @@ int main(int argc, char** argv) {
   std::string json_path;
   std::string scotch_path;
   std::string scotch_args;
+  std::string presets_text;
   bool keep_temp = false;
   bool list = false;
   bool scale = false;
@@ -131,6 +153,10 @@ int main(int argc, char** argv) {
                std::string("the scale cases: shortcut for --cases ") + kScaleSelection +
                    " (combines with --cases)");
   app.add_flag("--list", list, "print the case names and exit");
+  CLI::Option* preset_option = app.add_option(
+      "--preset", presets_text,
+      "also map every case with `treematch map --preset P` for each P of this comma-separated "
+      "list (fast, default, strong) and print the presets table (default: none)");
   app.add_option("--data", options.data_dir,
                  "the shared data folder (default: ../shared/data from here or the repo)");
   app.add_option("--treematch", options.treematch,
@@ -177,6 +203,14 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   options.scotch_cq = !no_scotch_cq;
   options.scotch_b0 = !no_scotch_b0;
+  if (preset_option->count() > 0) {
+    try {
+      options.presets = parse_presets(presets_text);
+    } catch (const std::exception& e) {
+      std::cerr << "treematch-bench: error: --preset: " << e.what() << '\n';
+      return 2;
+    }
+  }
 
   const std::vector<CaseSpec> catalogue = all_cases();
   if (list) {
@@ -243,6 +277,7 @@ int main(int argc, char** argv) {
     info.scotch_max_processes = options.scotch_max_processes;
     info.scotch_dense = options.scotch_dense;
     info.unit_costs = options.unit_costs;
+    info.presets = options.presets;
     info.load_start = load_average();
     const ChildRun floor = spawner->run({"/bin/true"}, (scratch.path() / "true.out").string(),
                                         (scratch.path() / "true.err").string(), 10);
@@ -333,6 +368,17 @@ int main(int argc, char** argv) {
           threads->case_name, threads->processes, threads->entries, threads->matrix_file,
           threads->repeat);
       std::cout << render_threads(*threads);
+    }
+    const std::string presets = render_presets(results);
+    if (!presets.empty()) {
+      std::cout << fmt::format(
+          "\nPresets (treematch map --preset P --format json, min of {} run(s); cost = weighted; "
+          "/Sc = cost / the cheaper of Scotch default and -cq, (Sc) = which; /opt = cost / the "
+          "nested block mapping's, optimal on the stencils whose shape fits its boxes; TM s = "
+          "whole command, /Sc s = TM s / that Scotch run's; map s = mapping phase; MiB = peak "
+          "RSS):\n",
+          options.repeat);
+      std::cout << presets;
     }
     std::cout << fmt::format("\ntotal {:.1f} s; benchmark process peak RSS {:.1f} MiB\n",
                              info.total_seconds, info.bench_peak_rss_mib)

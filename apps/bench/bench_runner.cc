@@ -276,6 +276,7 @@ struct ToolMappings {
   std::optional<ScotchMapping> scotch;
   std::optional<ScotchMapping> scotch_cq;
   std::optional<ScotchMapping> scotch_b0;
+  std::vector<std::optional<Mapping>> presets;  ///< as CaseResult::presets
 };
 
 void cost_tool(ToolResult& tool, const CommGraph& graph, const Topology& topology,
@@ -289,16 +290,28 @@ void cost_tool(ToolResult& tool, const CommGraph& graph, const Topology& topolog
 }
 
 /// Costs the mappings and runs the baselines on `graph`; `planted`, when given, is costed as the
-/// extra baseline "planted".
+/// extra baseline "planted", and `optimum`, when given, as CaseResult::optimum.
 void cost_everything(CaseResult& result, const CommGraph& graph, const Topology& topology,
                      const ToolMappings& mappings, const std::optional<Mapping>& planted,
-                     const BenchOptions& options) {
+                     const std::optional<Mapping>& optimum, const BenchOptions& options) {
   if (mappings.treematch) cost_tool(result.treematch, graph, topology, *mappings.treematch);
   if (mappings.treematch_plain)
     cost_tool(result.treematch_plain, graph, topology, *mappings.treematch_plain);
   if (mappings.scotch) cost_tool(result.scotch, graph, topology, mappings.scotch->mapping);
   if (mappings.scotch_cq) cost_tool(result.scotch_cq, graph, topology, mappings.scotch_cq->mapping);
   if (mappings.scotch_b0) cost_tool(result.scotch_b0, graph, topology, mappings.scotch_b0->mapping);
+  for (std::size_t i = 0; i < mappings.presets.size(); ++i) {
+    if (mappings.presets[i])
+      cost_tool(result.presets[i].tool, graph, topology, *mappings.presets[i]);
+  }
+  if (optimum) {
+    try {
+      result.optimum = evaluate_cost(graph, topology, *optimum);
+    } catch (const std::exception& e) {
+      result.error = std::string("cannot cost the nested block optimum: ") + e.what();
+      return;
+    }
+  }
   const Index p = graph.size();
   std::vector<Index> slots;
   try {
@@ -390,10 +403,11 @@ CaseResult run_case(const CaseSpec& spec, const BenchOptions& options, const fs:
 
   // treematch, as a user runs it, with its JSON report for the phase timings: refined, then not.
   ToolMappings mappings;
-  const auto run_tm = [&](ToolResult& tool, const char* name, const char* flag) {
+  const auto run_tm = [&](ToolResult& tool, const std::string& name,
+                          const std::vector<std::string>& flags) {
     std::optional<Mapping> mapping =
         run_treematch(spawner, options, matrix_file, loaded->topology_spec, options.threads,
-                      options.repeat, dir / name, p, topology.leaf_count(), tool, {flag});
+                      options.repeat, dir / name, p, topology.leaf_count(), tool, flags);
     if (mapping) {
       const PhaseSeconds phases = tool.fastest_phases();
       progress << fmt::format(
@@ -406,8 +420,8 @@ CaseResult run_case(const CaseSpec& spec, const BenchOptions& options, const fs:
     }
     return mapping;
   };
-  mappings.treematch = run_tm(result.treematch, "treematch", "--refine");
-  mappings.treematch_plain = run_tm(result.treematch_plain, "treematch-plain", "--no-refine");
+  mappings.treematch = run_tm(result.treematch, "treematch", {"--refine"});
+  mappings.treematch_plain = run_tm(result.treematch_plain, "treematch-plain", {"--no-refine"});
 
   // Scotch's static mapping onto the tleaf of the same shape and link costs.
   const auto run_scotch = [&](ToolResult& sc, const char* name,
@@ -456,12 +470,21 @@ CaseResult run_case(const CaseSpec& spec, const BenchOptions& options, const fs:
     mappings.scotch_b0 = run_scotch(result.scotch_b0, "scotch-b0", args);
   }
 
+  // Each preset as a user runs it: `treematch map --preset P`, nothing else changed.
+  for (const std::string& preset : options.presets) {
+    result.presets.push_back(PresetResult{preset, {}});
+    mappings.presets.push_back(
+        run_tm(result.presets.back().tool, "treematch-preset-" + preset, {"--preset", preset}));
+  }
+
   // Costs and baselines, here on the same topology; a matrix not held is read back for them.
   const auto start = Clock::now();
   std::optional<Mapping> planted;
   if (loaded->dense) planted = Mapping{loaded->dense->slot_of_rank()};
+  std::optional<Mapping> optimum;
+  if (!options.presets.empty()) optimum = nested_block_optimum(spec, topology, options.seed);
   if (loaded->graph) {
-    cost_everything(result, *loaded->graph, topology, mappings, planted, options);
+    cost_everything(result, *loaded->graph, topology, mappings, planted, optimum, options);
   } else {
     try {
       const CommGraph graph = io::read_matrix(matrix_file);
@@ -473,7 +496,7 @@ CaseResult run_case(const CaseSpec& spec, const BenchOptions& options, const fs:
             fmt::format("read back {} processes / {} entries, expected {} / {}", graph.size(),
                         graph.nnz(), p, result.entries));
       }
-      cost_everything(result, graph, topology, mappings, planted, options);
+      cost_everything(result, graph, topology, mappings, planted, optimum, options);
     } catch (const std::exception& e) {
       result.error = std::string("cannot read the matrix back for the costs: ") + e.what();
     }
@@ -509,27 +532,37 @@ ThreadsResult run_thread_speedup(const CaseSpec& spec, const BenchOptions& optio
     progress << "  not run: " << result.error << std::endl;
     return result;
   }
-  std::optional<Mapping> reference;
-  for (const int threads : thread_counts) {
-    ThreadRun run;
-    run.threads = threads;
-    const std::optional<Mapping> mapping = run_treematch(
-        spawner, options, matrix_file, topology_spec, threads, repeat,
-        dir / fmt::format("treematch-t{}", threads), result.processes, leaves, run.tool);
-    if (mapping) {
-      if (!reference) {
-        reference = mapping;
+  // Each thread count with `flags`; mappings compared with the first count's of the same flags.
+  const auto run_counts = [&](const std::vector<std::string>& flags, const std::string& label) {
+    std::vector<ThreadRun> runs;
+    std::optional<Mapping> reference;
+    for (const int threads : thread_counts) {
+      ThreadRun run;
+      run.threads = threads;
+      const std::optional<Mapping> mapping = run_treematch(
+          spawner, options, matrix_file, topology_spec, threads, repeat,
+          dir / fmt::format("treematch{}-t{}", label.empty() ? "" : "-" + label, threads),
+          result.processes, leaves, run.tool, flags);
+      const std::string name = (label.empty() ? "" : "--preset " + label + " ") + "--threads";
+      if (mapping) {
+        if (!reference) {
+          reference = mapping;
+        } else {
+          run.same_mapping = mapping->leaf_of_rank == reference->leaf_of_rank;
+        }
+        progress << fmt::format("  {} {}: mapping phase min {:.3f} s, wall min {:.3f} s", name,
+                                threads, run.tool.min_mapping_seconds(), run.tool.min_wall_seconds)
+                 << std::endl;
       } else {
-        run.same_mapping = mapping->leaf_of_rank == reference->leaf_of_rank;
+        progress << fmt::format("  {} {} FAILED: {}", name, threads, run.tool.failure) << std::endl;
       }
-      progress << fmt::format("  --threads {}: mapping phase min {:.3f} s, wall min {:.3f} s",
-                              threads, run.tool.min_mapping_seconds(), run.tool.min_wall_seconds)
-               << std::endl;
-    } else {
-      progress << fmt::format("  --threads {} FAILED: {}", threads, run.tool.failure) << std::endl;
+      runs.push_back(std::move(run));
     }
-    result.runs.push_back(std::move(run));
-  }
+    return runs;
+  };
+  result.runs = run_counts({}, "");
+  for (const std::string& preset : options.presets)
+    result.presets.push_back(PresetThreads{preset, run_counts({"--preset", preset}, preset)});
   return result;
 }
 

@@ -30,25 +30,31 @@ struct BenchOptions {
   bool scotch_dense = false;            ///< run Scotch on dense generated cases (D1: a ~4 GB .grf)
   bool scotch_cq = true;                ///< also run scotch_gmap with -cq
   bool scotch_b0 = true;                ///< also run scotch_gmap with -cq -b0 (one-to-one)
+  /// Also run `treematch map --preset P` for each (fast, default, strong; checked by the caller),
+  /// and cost the nested block optimum of the stencil cases; empty = neither.
+  std::vector<std::string> presets;
 };
 
 /// Sets up the case in `work_dir` (a folder of its own is made there), runs `treematch map
 /// --format json` with --refine and with --no-refine, scotch_gmap on the case's tleaf (link costs
 /// included) with the run's options, with -cq and with -cq -b0 (one process per core),
 /// options.repeat times each through `spawner`,
-/// reads both mappings back (treematch's from its JSON report, with its phase timings), and costs
-/// them and the baselines with evaluate_cost on the case's topology. A case whose matrix is not
-/// held (D1) is read back with io::read_matrix for the costs, after the commands ran, and freed on
-/// return. Scotch is skipped (n/a with the reason) above options.scotch_max_processes and, unless
-/// options.scotch_dense, for dense generated matrices. Never throws for a problem of the case
-/// itself: a case that cannot be set up has CaseResult::error set, a mapper that fails has its
+/// then, for each of options.presets, `treematch map --preset P --format json` the same way,
+/// reads the mappings back (treematch's from its JSON report, with its phase timings), and costs
+/// them and the baselines with evaluate_cost on the case's topology (with presets, also the
+/// nested block optimum of a stencil case that fits, nested_block_optimum). A case whose matrix is
+/// not held (D1) is read back with io::read_matrix for the costs, after the commands ran, and freed
+/// on return. Scotch is skipped (n/a with the reason) above options.scotch_max_processes and,
+/// unless options.scotch_dense, for dense generated matrices. Never throws for a problem of the
+/// case itself: a case that cannot be set up has CaseResult::error set, a mapper that fails has its
 /// ToolResult::failure set. Progress goes to `progress`.
 CaseResult run_case(const CaseSpec& spec, const BenchOptions& options,
                     const std::filesystem::path& work_dir, Spawner& spawner,
                     std::ostream& progress);
 
 /// Runs `treematch map --threads k --format json` `repeat` times for each k of `thread_counts` on
-/// the case (no Scotch, no baselines) and compares each k's mapping with the first k's. Never
+/// the case (no Scotch, no baselines) and compares each k's mapping with the first k's; then the
+/// same with `--preset P` for each of options.presets (compared within the preset). Never
 /// throws for a problem of the case itself (ThreadsResult::error, ToolResult::failure).
 ThreadsResult run_thread_speedup(const CaseSpec& spec, const BenchOptions& options,
                                  const std::vector<int>& thread_counts, int repeat,

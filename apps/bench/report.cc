@@ -405,12 +405,91 @@ std::string render_series(const std::vector<CaseResult>& results, const std::str
   return out;
 }
 
-std::string render_threads(const ThreadsResult& threads) {
-  if (!threads.error.empty()) return threads.case_name + ": not run: " + threads.error + "\n";
+namespace {
+
+/// The cheaper Scotch run's name in the presets table and JSON.
+std::string scotch_run_name(const CaseResult& c, const ToolResult* sc) {
+  return sc == &c.scotch_cq ? "-cq" : "default";
+}
+
+/// A preset run's ratios (nullopt where one side is missing): cost / the cheaper of Scotch
+/// default and -cq (weighted), whole-command time / that run's, cost / the optimum.
+struct PresetRatios {
+  const ToolResult* scotch = nullptr;  ///< the Scotch run compared with, or null
+  std::optional<double> cost_vs_scotch;
+  std::optional<double> time_vs_scotch;
+  std::optional<double> cost_vs_optimum;
+};
+
+PresetRatios preset_ratios(const CaseResult& c, const ToolResult& tool) {
+  PresetRatios r;
+  if (!c.error.empty() || !tool.ok()) return r;
+  r.scotch = best_scotch(c, CostKind::kWeighted);
+  if (r.scotch != nullptr && r.scotch->cost.weighted > 0.0)
+    r.cost_vs_scotch = tool.cost.weighted / r.scotch->cost.weighted;
+  if (r.scotch != nullptr && r.scotch->min_wall_seconds > 0.0)
+    r.time_vs_scotch = tool.min_wall_seconds / r.scotch->min_wall_seconds;
+  if (c.optimum && c.optimum->weighted > 0.0)
+    r.cost_vs_optimum = tool.cost.weighted / c.optimum->weighted;
+  return r;
+}
+
+/// Geometric means of one preset's ratios over the cases where both sides exist.
+struct PresetMeans {
+  int scotch_cases = 0;  ///< cases with both a cost and a time ratio to Scotch
+  double cost_vs_scotch = 0.0;
+  double time_vs_scotch = 0.0;
+  int optimum_cases = 0;
+  double cost_vs_optimum = 0.0;
+};
+
+PresetMeans preset_means(const std::vector<CaseResult>& results, const std::string& preset) {
+  PresetMeans m;
+  for (const CaseResult& c : results) {
+    for (const PresetResult& p : c.presets) {
+      if (p.preset != preset) continue;
+      const PresetRatios r = preset_ratios(c, p.tool);
+      if (r.cost_vs_scotch && r.time_vs_scotch && *r.cost_vs_scotch > 0.0 &&
+          *r.time_vs_scotch > 0.0) {
+        ++m.scotch_cases;
+        m.cost_vs_scotch += std::log(*r.cost_vs_scotch);
+        m.time_vs_scotch += std::log(*r.time_vs_scotch);
+      }
+      if (r.cost_vs_optimum && *r.cost_vs_optimum > 0.0) {
+        ++m.optimum_cases;
+        m.cost_vs_optimum += std::log(*r.cost_vs_optimum);
+      }
+    }
+  }
+  if (m.scotch_cases > 0) {
+    m.cost_vs_scotch = std::exp(m.cost_vs_scotch / m.scotch_cases);
+    m.time_vs_scotch = std::exp(m.time_vs_scotch / m.scotch_cases);
+  }
+  if (m.optimum_cases > 0) m.cost_vs_optimum = std::exp(m.cost_vs_optimum / m.optimum_cases);
+  return m;
+}
+
+/// The presets run, in the order of the first case that has them.
+std::vector<std::string> preset_names(const std::vector<CaseResult>& results) {
+  std::vector<std::string> names;
+  for (const CaseResult& c : results) {
+    for (const PresetResult& p : c.presets) {
+      if (std::find(names.begin(), names.end(), p.preset) == names.end()) names.push_back(p.preset);
+    }
+  }
+  return names;
+}
+
+std::string optional_ratio(const std::optional<double>& ratio) {
+  return ratio ? fmt::format("{:.3f}", *ratio) : std::string("-");
+}
+
+/// The rows of one set of thread counts and the first count's mapping-phase ratio to the others.
+std::string render_thread_runs(const std::vector<ThreadRun>& runs) {
   std::string out = fmt::format("{:>7} | {:>8} {:>34} | {:>8} {:>8} | {}\n", "threads", "map s",
                                 "(each run)", "TM s", "TM MiB", "mapping = first count's");
   out += std::string(out.size() - 1, '-') + "\n";
-  for (const ThreadRun& run : threads.runs) {
+  for (const ThreadRun& run : runs) {
     const ToolResult& tm = run.tool;
     if (!tm.ok()) {
       out += fmt::format("{:>7} | FAILED: {}\n", run.threads, tm.failure);
@@ -424,16 +503,90 @@ std::string render_threads(const ThreadsResult& threads) {
                        tm.max_rss_mib, run.same_mapping ? "yes" : "NO",
                        tm.varied ? " (and varied across its own runs)" : "");
   }
-  if (!threads.runs.empty() && threads.runs.front().tool.ok()) {
-    const ThreadRun& first = threads.runs.front();
-    for (std::size_t i = 1; i < threads.runs.size(); ++i) {
-      const ThreadRun& other = threads.runs[i];
+  if (!runs.empty() && runs.front().tool.ok()) {
+    const ThreadRun& first = runs.front();
+    for (std::size_t i = 1; i < runs.size(); ++i) {
+      const ThreadRun& other = runs[i];
       if (!other.tool.ok()) continue;
       out += fmt::format(
           "mapping phase t{}/t{} = {} (whole command: {})\n", first.threads, other.threads,
           ratio_cell(first.tool.min_mapping_seconds(), other.tool.min_mapping_seconds()),
           ratio_cell(first.tool.min_wall_seconds, other.tool.min_wall_seconds));
     }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string render_presets(const std::vector<CaseResult>& results) {
+  const std::vector<std::string> names = preset_names(results);
+  if (names.empty()) return "";
+  Notes notes;
+  const auto line = [](const auto&... cells) {
+    return fmt::format("{:<12} {:<8} | {:>10} {:>7} {:>7} | {:>8} {:>7} {:<7} | {:>8} | {:>8}{}\n",
+                       cells...);
+  };
+  std::string out = line("case", "preset", "cost", "/Sc", "/opt", "TM s", "/Sc s", "(Sc)", "map s",
+                         "MiB", " notes");
+  out += std::string(out.size() - 1, '-') + "\n";
+  for (const CaseResult& c : results) {
+    if (!c.error.empty()) {
+      out += fmt::format("{:<12} {:<8} | not run {}\n", c.name, "-",
+                         notes.add(c.name + ": " + c.error));
+      continue;
+    }
+    for (const PresetResult& p : c.presets) {
+      const ToolResult& tm = p.tool;
+      if (!tm.ok()) {
+        out +=
+            fmt::format("{:<12} {:<8} | FAIL {}\n", c.name, p.preset,
+                        notes.add(fmt::format("{} --preset {}: {}", c.name, p.preset, tm.failure)));
+        continue;
+      }
+      const PresetRatios r = preset_ratios(c, tm);
+      std::string refs;
+      if (tm.varied)
+        refs += notes.add(fmt::format(
+            "{} --preset {} printed different mappings across --repeat runs", c.name, p.preset));
+      if (tm.max_load > 1)
+        refs += notes.add(fmt::format("{} --preset {}: {} of {} leaves hold more than one process",
+                                      c.name, p.preset, tm.overloaded_leaves, c.leaves));
+      out += line(c.name, p.preset, cost_cell(tm.cost.weighted), optional_ratio(r.cost_vs_scotch),
+                  optional_ratio(r.cost_vs_optimum), fmt::format("{:.3f}", tm.min_wall_seconds),
+                  optional_ratio(r.time_vs_scotch),
+                  r.scotch != nullptr ? scotch_run_name(c, r.scotch) : "-",
+                  fmt::format("{:.3f}", tm.min_mapping_seconds()),
+                  fmt::format("{:.1f}", tm.max_rss_mib), refs.empty() ? "" : " " + refs);
+    }
+  }
+  out += notes.render();
+  std::string optima;
+  for (const CaseResult& c : results) {
+    if (c.optimum)
+      optima += fmt::format("{}{} {:.6g}", optima.empty() ? "" : ", ", c.name, c.optimum->weighted);
+  }
+  if (!optima.empty()) out += "  optimum (nested blocks): " + optima + "\n";
+  for (const std::string& preset : names) {
+    const PresetMeans m = preset_means(results, preset);
+    out += fmt::format(
+        "{:<8} geometric means over {} case(s) with Scotch: cost / Scotch {}, time / "
+        "Scotch {}{}\n",
+        preset, m.scotch_cases, m.scotch_cases > 0 ? fmt::format("{:.4f}", m.cost_vs_scotch) : "-",
+        m.scotch_cases > 0 ? fmt::format("{:.4f}", m.time_vs_scotch) : "-",
+        m.optimum_cases > 0 ? fmt::format("; cost / optimum {:.4f} over {} case(s)",
+                                          m.cost_vs_optimum, m.optimum_cases)
+                            : std::string());
+  }
+  return out;
+}
+
+std::string render_threads(const ThreadsResult& threads) {
+  if (!threads.error.empty()) return threads.case_name + ": not run: " + threads.error + "\n";
+  std::string out = render_thread_runs(threads.runs);
+  for (const PresetThreads& preset : threads.presets) {
+    out += fmt::format("--preset {} (mapping = this preset's first count's):\n", preset.preset);
+    out += render_thread_runs(preset.runs);
   }
   return out;
 }
@@ -489,6 +642,7 @@ nlohmann::json to_json(const RunInfo& info, const std::vector<CaseResult>& resul
       {"bench_peak_rss_mib", info.bench_peak_rss_mib},
       {"load_average_start", info.load_start},
       {"load_average_end", info.load_end}};
+  if (!info.presets.empty()) run["presets"] = info.presets;
   nlohmann::json cases = nlohmann::json::array();
   for (const CaseResult& c : results) {
     nlohmann::json j{{"case", c.name}};
@@ -520,10 +674,41 @@ nlohmann::json to_json(const RunInfo& info, const std::vector<CaseResult>& resul
                    : nlohmann::json{{"skipped", b.skipped}};
       }
       j["baselines"] = baselines;
+      if (c.optimum) j["optimum_nested_blocks"] = cost_json(*c.optimum);
+      if (!c.presets.empty()) {
+        nlohmann::json presets = nlohmann::json::object();
+        for (const PresetResult& p : c.presets) {
+          nlohmann::json r = tool_json(p.tool);
+          r["min_mapping_seconds"] = p.tool.min_mapping_seconds();
+          const PresetRatios ratios = preset_ratios(c, p.tool);
+          const auto optional_json = [](const std::optional<double>& v) {
+            return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+          };
+          r["scotch_compared"] = ratios.scotch != nullptr
+                                     ? nlohmann::json(scotch_run_name(c, ratios.scotch))
+                                     : nlohmann::json(nullptr);
+          r["cost_vs_scotch"] = optional_json(ratios.cost_vs_scotch);
+          r["time_vs_scotch"] = optional_json(ratios.time_vs_scotch);
+          r["cost_vs_optimum"] = optional_json(ratios.cost_vs_optimum);
+          presets[p.preset] = std::move(r);
+        }
+        j["presets"] = std::move(presets);
+      }
     }
     cases.push_back(std::move(j));
   }
   nlohmann::json out{{"run", run}, {"cases", cases}};
+  for (const std::string& preset : preset_names(results)) {
+    const PresetMeans m = preset_means(results, preset);
+    nlohmann::json means{{"scotch_cases", m.scotch_cases}, {"optimum_cases", m.optimum_cases}};
+    means["cost_vs_scotch"] =
+        m.scotch_cases > 0 ? nlohmann::json(m.cost_vs_scotch) : nlohmann::json(nullptr);
+    means["time_vs_scotch"] =
+        m.scotch_cases > 0 ? nlohmann::json(m.time_vs_scotch) : nlohmann::json(nullptr);
+    means["cost_vs_optimum"] =
+        m.optimum_cases > 0 ? nlohmann::json(m.cost_vs_optimum) : nlohmann::json(nullptr);
+    out["preset_geometric_means"][preset] = std::move(means);
+  }
   std::map<std::string, bool> series;
   for (const CaseResult& c : results) {
     if (!c.series.empty()) series[c.series] = true;
@@ -553,15 +738,24 @@ nlohmann::json to_json(const RunInfo& info, const std::vector<CaseResult>& resul
     t["processes"] = threads->processes;
     t["entries"] = threads->entries;
     t["matrix_file_for_treematch"] = threads->matrix_file;
-    nlohmann::json runs = nlohmann::json::array();
-    for (const ThreadRun& count : threads->runs) {
-      nlohmann::json r = tool_json(count.tool);
-      r["threads"] = count.threads;
-      r["min_mapping_seconds"] = count.tool.min_mapping_seconds();
-      r["same_mapping_as_first"] = count.same_mapping;
-      runs.push_back(std::move(r));
+    const auto runs_json = [](const std::vector<ThreadRun>& runs) {
+      nlohmann::json out_runs = nlohmann::json::array();
+      for (const ThreadRun& count : runs) {
+        nlohmann::json r = tool_json(count.tool);
+        r["threads"] = count.threads;
+        r["min_mapping_seconds"] = count.tool.min_mapping_seconds();
+        r["same_mapping_as_first"] = count.same_mapping;
+        out_runs.push_back(std::move(r));
+      }
+      return out_runs;
+    };
+    t["runs"] = runs_json(threads->runs);
+    if (!threads->presets.empty()) {
+      nlohmann::json presets = nlohmann::json::object();
+      for (const PresetThreads& preset : threads->presets)
+        presets[preset.preset] = runs_json(preset.runs);
+      t["presets"] = std::move(presets);
     }
-    t["runs"] = runs;
     out["threads"] = t;
   }
   return out;

@@ -53,6 +53,12 @@ struct BaselineResult {
   [[nodiscard]] bool ok() const { return skipped.empty(); }
 };
 
+/// `treematch map --preset P` on one case (--preset).
+struct PresetResult {
+  std::string preset;  ///< fast, default or strong
+  ToolResult tool;
+};
+
 struct CaseResult {
   std::string name;
   std::string series;  ///< CaseSpec::series
@@ -73,6 +79,10 @@ struct CaseResult {
   ToolResult scotch_cq;        ///< scotch_gmap ... -cq (not attempted with --no-scotch-cq)
   ToolResult scotch_b0;        ///< scotch_gmap ... -cq -b0: one process per core (--no-scotch-b0)
   std::vector<BaselineResult> baselines;  ///< packed, round-robin, random, MPIPP.5
+  std::vector<PresetResult> presets;      ///< one per --preset, in the order given; none without
+  /// The cost of the nested block mapping (nested_block_mapping), the optimum of the stencil cases
+  /// whose grid and machine fit the benchmark's boxes; computed only with --preset.
+  std::optional<MappingCost> optimum;
 };
 
 /// One thread count of the thread speedup measurement.
@@ -80,6 +90,12 @@ struct ThreadRun {
   int threads = 0;
   ToolResult tool;           ///< its runs (phases included)
   bool same_mapping = true;  ///< the mapping equals that of the first thread count
+};
+
+/// The thread counts of one preset (`--preset P --threads k`).
+struct PresetThreads {
+  std::string preset;
+  std::vector<ThreadRun> runs;  ///< same_mapping: equal to this preset's first thread count's
 };
 
 /// `treematch map --threads k` on one case for a few k, --format json, mapping phase timed.
@@ -90,7 +106,8 @@ struct ThreadsResult {
   long long entries = 0;
   std::string matrix_file;
   int repeat = 1;
-  std::vector<ThreadRun> runs;
+  std::vector<ThreadRun> runs;         ///< without --preset
+  std::vector<PresetThreads> presets;  ///< one per --preset, in the order given; none without
 };
 
 /// Settings and environment of the run, printed above the table and saved in the JSON.
@@ -106,8 +123,9 @@ struct RunInfo {
   double total_seconds = 0.0;
   Index scotch_max_processes = 0;
   bool scotch_dense = false;
-  bool unit_costs = false;          ///< --unit-costs: every link cost 1 for both tools
-  double bench_peak_rss_mib = 0.0;  ///< this benchmark process's own ru_maxrss at the end
+  bool unit_costs = false;           ///< --unit-costs: every link cost 1 for both tools
+  std::vector<std::string> presets;  ///< --preset: each case also mapped with each of them
+  double bench_peak_rss_mib = 0.0;   ///< this benchmark process's own ru_maxrss at the end
   std::string load_start;  ///< /proc/loadavg's 1, 5 and 15 minute averages when the run began
   std::string load_end;    ///< ... and when it ended (other work on the machine skews timings)
 };
@@ -145,7 +163,15 @@ std::string render_input_files(const std::vector<CaseResult>& results);
 /// whole command's wall time and of the mapping phase against nnz. "" when the series has no case.
 std::string render_series(const std::vector<CaseResult>& results, const std::string& series);
 
-/// The thread speedup table and the mapping-phase ratio of the first thread count to the others.
+/// The presets table (--preset): per case and preset the weighted cost, its ratio to the cheaper
+/// of Scotch default and -cq and to the optimum where known (CaseResult::optimum), the whole
+/// command's wall time and its ratio to that Scotch run's, the mapping phase and peak RSS; then
+/// per preset the geometric means of the cost and time ratios over the cases where Scotch ran.
+/// "" when no case has preset runs.
+std::string render_presets(const std::vector<CaseResult>& results);
+
+/// The thread speedup table and the mapping-phase ratio of the first thread count to the others,
+/// then the same for each preset.
 std::string render_threads(const ThreadsResult& threads);
 
 /// Everything, for --json (`threads` may be null).
