@@ -121,6 +121,7 @@ std::string describe(const Context& ctx) {
       << "partition.coarsest = " << ctx.partition.coarsest << '\n'
       << "partition.initial_tries = " << ctx.partition.initial_tries << '\n'
       << "partition.fm_passes = " << ctx.partition.fm_passes << '\n'
+      << "partition.fm_stall = " << ctx.partition.fm_stall << '\n'
       << "partition.vcycles = " << ctx.partition.vcycles << '\n'
       << "partition.attempts = " << ctx.partition.attempts << '\n'
       << "partition.grow_attempts = " << ctx.partition.grow_attempts << '\n'
@@ -248,6 +249,8 @@ void set_option(Context& ctx, std::string_view name, std::string_view value) {
     ctx.partition.initial_tries = number<int>(name, value, 1);
   } else if (is("partition.fm_passes")) {
     ctx.partition.fm_passes = number<int>(name, value, 0);
+  } else if (is("partition.fm_stall")) {
+    ctx.partition.fm_stall = number<int>(name, value, 0);
   } else if (is("partition.vcycles")) {
     ctx.partition.vcycles = number<int>(name, value, 0);
   } else if (is("partition.attempts")) {

@@ -86,6 +86,9 @@ struct PartitionContext {
   int initial_tries = 4;
   /// FM passes per level (each stops early after a pass without improvement).
   int fm_passes = 4;
+  /// A pass gives up after this many moves (plus n / 100) without a better state: how far it
+  /// climbs out of a local minimum.
+  int fm_stall = 200;
   /// V-cycles after the first multilevel pass (re-coarsen inside the sides, refine again).
   int vcycles = 1;
   /// Independent multilevel bisections per split, each with its own matchings and starts; the

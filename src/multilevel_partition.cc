@@ -227,8 +227,9 @@ Weight cut_of(CsrView g, const std::vector<Index>& side) {
 /// through moves and rollbacks, so a pass costs O(n + moves x degree x log n), not O(nnz).
 class FmRefiner {
  public:
-  FmRefiner(const Level& level, Load target, Load slack, Load tolerance)
-      : level_(level),
+  FmRefiner(const Level& level, Load target, Load slack, Load tolerance, int fm_stall)
+      : fm_stall_(fm_stall),
+        level_(level),
         target_(target),
         slack_(slack),
         tolerance_(tolerance),
@@ -291,7 +292,7 @@ class FmRefiner {
     std::size_t best_moves = 0;
     moves_.clear();
     // A pass gives up after this many moves without a better state (climbing out of minima).
-    const std::size_t stall = 200 + at(g.n) / 100;
+    const std::size_t stall = static_cast<std::size_t>(fm_stall_) + at(g.n) / 100;
     std::size_t since_best = 0;
     while (since_best < stall) {
       const Index from = pick_side(b);
@@ -344,6 +345,7 @@ class FmRefiner {
     return chosen;
   }
 
+  int fm_stall_;  ///< moves without a better state before a pass gives up (plus n / 100)
   const Level& level_;
   Load target_;
   Load slack_;
@@ -461,12 +463,12 @@ Bisection uncoarsen(const std::vector<Level>& levels, Bisection b, Load target0,
     for (Index v = 0; v < fine.g.n; ++v) side[at(v)] = b.side[at(fine.coarse_of[at(v)])];
     b.side = std::move(side);
     const Balance bounds = balance_at(levels, l);
-    FmRefiner fm(fine, target0, bounds.slack, bounds.tolerance);
+    FmRefiner fm(fine, target0, bounds.slack, bounds.tolerance, ctx.fm_stall);
     fm.refine(b, ctx.fm_passes);
   }
   if (b.load0 != target0) {
     force_balance(levels[0], b, target0);
-    FmRefiner fm(levels[0], target0, 2, 0);
+    FmRefiner fm(levels[0], target0, 2, 0, ctx.fm_stall);
     fm.refine(b, ctx.fm_passes);
   }
   return b;
@@ -486,7 +488,7 @@ Bisection vcycle(CsrView graph, const Bisection& best, Load target0, Load cap,
   b.load0 = best.load0;
   b.cut = best.cut;
   const Balance bounds = balance_at(levels, levels.size() - 1);
-  FmRefiner fm(levels.back(), target0, bounds.slack, bounds.tolerance);
+  FmRefiner fm(levels.back(), target0, bounds.slack, bounds.tolerance, ctx.fm_stall);
   fm.refine(b, ctx.fm_passes);
   return uncoarsen(levels, std::move(b), target0, ctx);
 }
@@ -503,7 +505,7 @@ Bisection bisect_once(CsrView graph, Load target0, const PartitionContext& ctx) 
   // Initial partition: greedy growing from several starts, each polished by FM; the best wins.
   const Level& top_level = levels.back();
   const Balance top_bounds = balance_at(levels, levels.size() - 1);
-  FmRefiner top(top_level, target0, top_bounds.slack, top_bounds.tolerance);
+  FmRefiner top(top_level, target0, top_bounds.slack, top_bounds.tolerance, ctx.fm_stall);
   Bisection best;
   Load best_excess = 0;
   for (int t = 0; t < std::max(1, ctx.initial_tries); ++t) {
