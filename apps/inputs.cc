@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "apps/cli_checks.h"
+#include "io/agreement.h"
 #include "io/matrix_hdf5.h"
 
 namespace treematch::apps {
@@ -16,6 +17,8 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 
 /// Every rank reads its own block of rows with collective MPI-IO transfers; the rows stay there.
+/// Opening and reading are agreed (a bad row on one rank fails every rank, after which they all
+/// close the file), so no rank is left waiting in a collective call.
 std::unique_ptr<distributed::DistributedMappingInput> read_distributed(
     MPI_Comm comm, const io::Hdf5MatrixLocation& location, Offset gather_entries) {
   io::Hdf5MatrixReader reader(location.path, location.object, comm);
@@ -115,11 +118,17 @@ void add_input_options(CLI::App& command, InputOptions& options) {
 }
 
 Inputs load_inputs(const InputOptions& options) {
-  Inputs inputs = read_matrix_inputs(options);
-  const auto start = std::chrono::steady_clock::now();
-  Placement placement = load_placement(options, options.comm);
-  inputs.topology_seconds = seconds_since(start);
-  return placed(std::move(inputs), std::move(placement), options);
+  Inputs inputs;
+  // Under mpirun every rank loads the same inputs: a failure on any of them is agreed on, so that
+  // every rank throws the same error (printed once) instead of each ending the job alone.
+  io::run_agreed(options.comm, [&] {
+    inputs = read_matrix_inputs(options);
+    const auto start = std::chrono::steady_clock::now();
+    Placement placement = load_placement(options, options.comm);
+    inputs.topology_seconds = seconds_since(start);
+    inputs = placed(std::move(inputs), std::move(placement), options);
+  });
+  return inputs;
 }
 
 Inputs load_inputs(const InputOptions& options, const Placement& placement) {

@@ -67,7 +67,9 @@ struct Inputs {
 };
 
 /// Reads the matrix and the placement (load_placement over options.comm); throws io::InputError
-/// for anything wrong, including processes that do not fit the usable leaves.
+/// for anything wrong, including processes that do not fit the usable leaves. Under mpirun
+/// (options.comm with several ranks) every rank calls it and a failure on any rank makes every
+/// rank throw the same io::AgreedError.
 Inputs load_inputs(const InputOptions& options);
 
 /// Reads options.matrix onto a placement loaded before (a batch loads one for every pattern):

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <limits>
 #include <string>
 #include <utility>
@@ -16,6 +17,7 @@
 
 #include <fmt/format.h>
 
+#include "io/agreement.h"
 #include "io/input_error.h"
 #include "io/matrix_hdf5_parallel.h"
 
@@ -397,6 +399,43 @@ void close_written(const Site& site, Handle& file) {
   site.check(file.close(), "H5Fclose");
 }
 
+/// The errors of a collective read: the first is kept and thrown only once this rank has made
+/// every H5Dread call it owes the others (empty ones in place of the calls it skips), since a rank
+/// leaving early leaves the others waiting inside a collective transfer. Outside collective
+/// reading an error is thrown at once.
+class DeferredErrors {
+ public:
+  explicit DeferredErrors(bool collective) : collective_(collective) {}
+
+  /// Runs `read`, or `instead` (the empty read owed) once an error was kept.
+  template <typename Read, typename Instead>
+  void run(const Read& read, const Instead& instead) {
+    if (error_) {
+      try {
+        instead();
+      } catch (...) {
+        // The first error is the one reported.
+      }
+      return;
+    }
+    try {
+      read();
+    } catch (...) {
+      if (!collective_) throw;
+      error_ = std::current_exception();
+    }
+  }
+
+  /// Throws the kept error, if any.
+  void rethrow() const {
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
+  bool collective_;
+  std::exception_ptr error_;
+};
+
 }  // namespace
 
 struct Hdf5MatrixReader::Impl {
@@ -600,38 +639,53 @@ struct Hdf5MatrixReader::Impl {
                                      block_rows);
   }
 
-  /// Reads rows [first_row, first_row + row_count), then empty reads up to `reads` in all
-  /// (collective reading: every rank makes the same number of H5Dread calls).
-  void read_dense(Index first_row, Index row_count, kernels::Csr& rows, std::int64_t reads = 0) {
+  /// Appends the rows [r, r + count) held by `values` (count x n, row-major), checking them.
+  void take_dense_rows(hsize_t r, hsize_t count, kernels::Csr& rows) const {
+    const auto order = static_cast<hsize_t>(n);
+    for (hsize_t i = 0; i < count; ++i) {
+      const auto row = static_cast<Index>(r + i);
+      const double* line = values.data() + i * order;
+      for (Index c = 0; c < n; ++c) {
+        const double v = line[c];
+        if (v == 0.0) continue;
+        if (!(v > 0.0) || !std::isfinite(v)) bad_value(row, c, v);
+        if (c == row) continue;
+        rows.targets.push_back(c);
+        rows.weights.push_back(v);
+      }
+      rows.offsets.push_back(static_cast<Offset>(rows.targets.size()));
+    }
+  }
+
+  /// Reads rows [first_row, first_row + row_count); collective reading (`collective`) then makes
+  /// empty reads up to `reads` in all, so that every rank makes the same number of H5Dread calls,
+  /// and throws an error only once they are all made.
+  void read_dense(Index first_row, Index row_count, kernels::Csr& rows, bool collective,
+                  std::int64_t reads = 0) {
     const auto order = static_cast<hsize_t>(n);
     const hsize_t block =
-        reads > 0 ? block_rows
-                  : std::min(block_rows, static_cast<hsize_t>(std::max<Index>(row_count, 1)));
+        collective ? block_rows
+                   : std::min(block_rows, static_cast<hsize_t>(std::max<Index>(row_count, 1)));
     values.resize(static_cast<std::size_t>(block * order));
+    DeferredErrors calls(collective);
+    const auto nothing = [&] { read_nothing(site, dense.get(), transfer_plist(), object); };
     const auto end = static_cast<hsize_t>(first_row) + static_cast<hsize_t>(row_count);
     for (auto r = static_cast<hsize_t>(first_row); r < end; r += block) {
       const hsize_t count[2] = {std::min(block, end - r), order};
-      const hsize_t start[2] = {r, 0};
-      const RowBlock spaces = row_block(site, dense.get(), start, count, object);
-      site.check(H5Dread(dense.get(), H5T_NATIVE_DOUBLE, spaces.memory.get(), spaces.file.get(),
-                         transfer_plist(), values.data()),
-                 "H5Dread", object);
+      calls.run(
+          [&] {
+            const hsize_t start[2] = {r, 0};
+            const RowBlock spaces = row_block(site, dense.get(), start, count, object);
+            site.check(H5Dread(dense.get(), H5T_NATIVE_DOUBLE, spaces.memory.get(),
+                               spaces.file.get(), transfer_plist(), values.data()),
+                       "H5Dread", object);
+            take_dense_rows(r, count[0], rows);
+          },
+          nothing);
       --reads;
-      for (hsize_t i = 0; i < count[0]; ++i) {
-        const auto row = static_cast<Index>(r + i);
-        const double* line = values.data() + i * order;
-        for (Index c = 0; c < n; ++c) {
-          const double v = line[c];
-          if (v == 0.0) continue;
-          if (!(v > 0.0) || !std::isfinite(v)) bad_value(row, c, v);
-          if (c == row) continue;
-          rows.targets.push_back(c);
-          rows.weights.push_back(v);
-        }
-        rows.offsets.push_back(static_cast<Offset>(rows.targets.size()));
-      }
     }
-    for (; reads > 0; --reads) read_nothing(site, dense.get(), transfer_plist(), object);
+    for (; reads > 0; --reads) calls.run(nothing, nothing);
+    calls.rethrow();
   }
 
   /// CSR blocks `read_csr` makes for rows [first_row, first_row + row_count).
@@ -654,46 +708,70 @@ struct Hdf5MatrixReader::Impl {
     }
   }
 
-  /// Reads rows [first_row, first_row + row_count), then empty reads up to `reads` blocks in all.
-  void read_csr(Index first_row, Index row_count, kernels::Csr& rows, std::int64_t reads = 0) {
+  /// Appends the rows [r, r_end) whose entries, from entry `first` on, `values` and `columns` hold.
+  void take_csr_rows(std::size_t r, std::size_t r_end, hsize_t first, kernels::Csr& rows) const {
+    for (; r < r_end; ++r) {
+      const std::size_t start = rows.targets.size();
+      for (auto e = static_cast<std::size_t>(indptr[r]);
+           e < static_cast<std::size_t>(indptr[r + 1]); ++e) {
+        const std::size_t k = e - static_cast<std::size_t>(first);
+        const std::int64_t c = columns[k];
+        const double v = values[k];
+        if (c < 0 || c >= n) {
+          site.fail(fmt::format("{}/indices[{}] = {} is out of range [0, {}) (row {})", object, e,
+                                c, n, r));
+        }
+        if (v == 0.0) continue;
+        if (!(v > 0.0) || !std::isfinite(v)) bad_value(static_cast<std::int64_t>(r), c, v);
+        if (c == static_cast<std::int64_t>(r)) continue;
+        rows.targets.push_back(static_cast<Index>(c));
+        rows.weights.push_back(v);
+      }
+      canonicalize_row(rows, start);
+      rows.offsets.push_back(static_cast<Offset>(rows.targets.size()));
+    }
+  }
+
+  /// Reads rows [first_row, first_row + row_count); collective reading (`collective`) first makes
+  /// empty reads up to `reads` blocks in all and throws an error only once every read is made.
+  void read_csr(Index first_row, Index row_count, kernels::Csr& rows, bool collective,
+                std::int64_t reads = 0) {
     const std::size_t end =
         static_cast<std::size_t>(first_row) + static_cast<std::size_t>(row_count);
     std::size_t r = static_cast<std::size_t>(first_row);
-    for (; reads > csr_reads(first_row, row_count); --reads) {
-      read_nothing(site, data.get(), transfer_plist(), object + "/data");
-      read_nothing(site, indices.get(), transfer_plist(), object + "/indices");
+    DeferredErrors calls(collective);
+    const std::string data_name = object + "/data";
+    const std::string indices_name = object + "/indices";
+    const auto nothing_data = [&] { read_nothing(site, data.get(), transfer_plist(), data_name); };
+    const auto nothing_indices = [&] {
+      read_nothing(site, indices.get(), transfer_plist(), indices_name);
+    };
+    for (; collective && reads > csr_reads(first_row, row_count); --reads) {
+      calls.run(nothing_data, nothing_data);
+      calls.run(nothing_indices, nothing_indices);
     }
     while (r < end) {
       // Rows [r, r_end) whose entries fit one read (a single longer row is read alone).
       const std::size_t r_end = csr_block_end(r, end);
       const auto first = static_cast<hsize_t>(indptr[r]);
       const auto count = static_cast<hsize_t>(indptr[r_end] - indptr[r]);
-      values.resize(static_cast<std::size_t>(count));
-      columns.resize(static_cast<std::size_t>(count));
-      read_entries(data.get(), H5T_NATIVE_DOUBLE, first, count, values.data(), object + "/data");
-      read_entries(indices.get(), H5T_NATIVE_INT64, first, count, columns.data(),
-                   object + "/indices");
-      for (; r < r_end; ++r) {
-        const std::size_t start = rows.targets.size();
-        for (auto e = static_cast<std::size_t>(indptr[r]);
-             e < static_cast<std::size_t>(indptr[r + 1]); ++e) {
-          const std::size_t k = e - static_cast<std::size_t>(first);
-          const std::int64_t c = columns[k];
-          const double v = values[k];
-          if (c < 0 || c >= n) {
-            site.fail(fmt::format("{}/indices[{}] = {} is out of range [0, {}) (row {})", object, e,
-                                  c, n, r));
-          }
-          if (v == 0.0) continue;
-          if (!(v > 0.0) || !std::isfinite(v)) bad_value(static_cast<std::int64_t>(r), c, v);
-          if (c == static_cast<std::int64_t>(r)) continue;
-          rows.targets.push_back(static_cast<Index>(c));
-          rows.weights.push_back(v);
-        }
-        canonicalize_row(rows, start);
-        rows.offsets.push_back(static_cast<Offset>(rows.targets.size()));
-      }
+      calls.run(
+          [&] {
+            values.resize(static_cast<std::size_t>(count));
+            read_entries(data.get(), H5T_NATIVE_DOUBLE, first, count, values.data(), data_name);
+          },
+          nothing_data);
+      calls.run(
+          [&] {
+            columns.resize(static_cast<std::size_t>(count));
+            read_entries(indices.get(), H5T_NATIVE_INT64, first, count, columns.data(),
+                         indices_name);
+          },
+          nothing_indices);
+      calls.run([&] { take_csr_rows(r, r_end, first, rows); }, [] {});
+      r = r_end;
     }
+    calls.rethrow();
   }
 };
 
@@ -709,12 +787,17 @@ Hdf5MatrixReader::Hdf5MatrixReader(const std::string& path, const std::string& o
   const QuietErrors quiet;
   Impl& impl = *impl_;
   impl.comm = comm;
-  impl.file_access = impl.site.own(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "H5Pcreate");
-  impl.site.check(H5Pset_fapl_mpio(impl.file_access.get(), comm, MPI_INFO_NULL),
-                  "H5Pset_fapl_mpio");
-  impl.transfer = impl.site.own(H5Pcreate(H5P_DATASET_XFER), H5Pclose, "H5Pcreate");
-  impl.site.check(H5Pset_dxpl_mpio(impl.transfer.get(), H5FD_MPIO_COLLECTIVE), "H5Pset_dxpl_mpio");
-  impl.open();
+  // Every rank opens the same file: they agree on the outcome before any of them returns, or
+  // unwinds and closes its file (H5Fclose is collective) while others would still be opening.
+  run_agreed(comm, [&] {
+    impl.file_access = impl.site.own(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "H5Pcreate");
+    impl.site.check(H5Pset_fapl_mpio(impl.file_access.get(), comm, MPI_INFO_NULL),
+                    "H5Pset_fapl_mpio");
+    impl.transfer = impl.site.own(H5Pcreate(H5P_DATASET_XFER), H5Pclose, "H5Pcreate");
+    impl.site.check(H5Pset_dxpl_mpio(impl.transfer.get(), H5FD_MPIO_COLLECTIVE),
+                    "H5Pset_dxpl_mpio");
+    impl.open();
+  });
 }
 
 void Hdf5MatrixReader::read_rows_collective(Index first_row, Index row_count, kernels::Csr& rows) {
@@ -733,11 +816,14 @@ void Hdf5MatrixReader::read_rows_collective(Index first_row, Index row_count, ke
   std::int64_t reads = 0;
   if (MPI_Allreduce(&mine, &reads, 1, MPI_INT64_T, MPI_MAX, impl.comm) != MPI_SUCCESS)
     impl.site.fail("MPI_Allreduce failed while agreeing on the collective reads");
-  if (impl.csr) {
-    impl.read_csr(first_row, row_count, rows, reads);
-  } else {
-    impl.read_dense(first_row, row_count, rows, reads);
-  }
+  // A bad value or a failed read on one rank is thrown on every rank, once all reads are made.
+  run_agreed(impl.comm, [&] {
+    if (impl.csr) {
+      impl.read_csr(first_row, row_count, rows, /*collective=*/true, reads);
+    } else {
+      impl.read_dense(first_row, row_count, rows, /*collective=*/true, reads);
+    }
+  });
 }
 
 Hdf5MatrixReader::~Hdf5MatrixReader() = default;
@@ -757,9 +843,9 @@ void Hdf5MatrixReader::read_rows(Index first_row, Index row_count, kernels::Csr&
   }
   const QuietErrors quiet;
   if (impl_->csr) {
-    impl_->read_csr(first_row, row_count, rows);
+    impl_->read_csr(first_row, row_count, rows, /*collective=*/false);
   } else {
-    impl_->read_dense(first_row, row_count, rows);
+    impl_->read_dense(first_row, row_count, rows, /*collective=*/false);
   }
 }
 

@@ -44,7 +44,9 @@ class Hdf5MatrixReader {
   /// Throws InputError(path, ...) naming the problem.
   Hdf5MatrixReader(const std::string& path, const std::string& object);
   /// Opens the file on every rank of `comm` at once (MPI-IO driver; collective) for
-  /// read_rows_collective.
+  /// read_rows_collective. Collective and agreed: either it succeeds on
+  /// every rank or every rank throws the same AgreedError (io/agreement.h), the lowest failing
+  /// rank's error, after which every rank has closed the file.
   Hdf5MatrixReader(const std::string& path, const std::string& object, MPI_Comm comm);
   ~Hdf5MatrixReader();
   Hdf5MatrixReader(const Hdf5MatrixReader&) = delete;
@@ -62,7 +64,10 @@ class Hdf5MatrixReader {
 
   /// Collective over the communicator given at construction: every rank appends its own rows
   /// [first_row, first_row + row_count) (ranges may differ, or be empty) with collective MPI-IO
-  /// transfers, every rank making the same number of H5Dread calls. Same checks as read_rows.
+  /// transfers, every rank making the same number of H5Dread calls. Same checks as read_rows, but
+  /// agreed: a bad value or a failed read on one rank (seen once that rank made all its reads)
+  /// makes every rank throw the same AgreedError, so none is left inside a collective call and the
+  /// file can then be closed by all.
   void read_rows_collective(kernels::Index first_row, kernels::Index row_count, kernels::Csr& rows);
 
   /// Where a block starting at `first_row` should end: dense, a whole number of the dataset's
