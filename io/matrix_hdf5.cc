@@ -491,6 +491,7 @@ struct Hdf5MatrixReader::Impl {
     if (rows < 0 || rows > std::numeric_limits<Index>::max()) {
       site.fail(fmt::format("{} has an unsupported order {}", what, rows));
     }
+    if (rows == 0) site.fail(what + " is 0x0: the matrix has no ranks");
     n = static_cast<Index>(rows);
   }
 

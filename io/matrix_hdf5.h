@@ -35,9 +35,10 @@ bool hdf5_has_group_member(const std::string& path, const std::string& object,
 /// `object` is either a 2-D dataset of any integer or floating-point type (read as double) or a
 /// group in the scipy/anndata csr_matrix encoding: datasets "data" (numeric), "indices" and
 /// "indptr" (integer) and an integer attribute "shape" = [n, n]; an attribute "encoding-type", if
-/// present, must be "csr_matrix". Every value must be finite and >= 0; CSR indptr must start at 0,
-/// be monotone, have n + 1 entries and end at the number of entries; indices must lie in [0, n).
-/// Opens the file serially; read_rows() takes a row range so that ranks can share the reading.
+/// present, must be "csr_matrix". n must be at least 1. Every value must be finite and >= 0; CSR
+/// indptr must start at 0, be monotone, have n + 1 entries and end at the number of entries;
+/// indices must lie in [0, n). Opens the file serially; read_rows() takes a row range so that
+/// ranks can share the reading.
 class Hdf5MatrixReader {
  public:
   /// Opens and validates the layout and shape (the values are checked as rows are read).

@@ -100,6 +100,7 @@ Header parse_header(const std::string& path, std::int64_t line_number,
         path, where + "ncon " + quote(tokens[3]) + " must be a positive count of vertex weights");
   }
   h.skip = (vertex_sizes ? 1 : 0) + (vertex_weights ? static_cast<int>(ncon) : 0);
+  if (h.n == 0) throw InputError(path, where + "header says 0 vertices: the graph has no ranks");
   return h;
 }
 

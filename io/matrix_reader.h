@@ -24,7 +24,8 @@ Metric parse_metric(const std::string& text);
 ///          attribute shape); or /size and /msg for both metrics;
 ///   FILE.h5:/OBJECT: the same inside the group OBJECT (OBJECT/size and OBJECT/msg, or
 ///          OBJECT/matrix), or the matrix OBJECT itself (size only); see split_hdf5_object.
-/// Throws InputError("<path>", "<what is wrong>") for every malformed input.
+/// Throws InputError("<path>", "<what is wrong>") for every malformed input (a matrix of order 0
+/// included: it has no ranks to map).
 CommGraph read_matrix(const std::string& path, Metric metric = Metric::kSize);
 
 /// Where one metric of an HDF5 input lives, for readers that share the rows between MPI ranks.

@@ -2,10 +2,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <set>
+#include <span>
 
 #include <nlohmann/json.hpp>
 
@@ -172,6 +174,27 @@ TEST(CliMap, TruncatedHdf5IsAOneLineErrorWithoutOutput) {
   EXPECT_FALSE(std::filesystem::exists(out));
 }
 
+TEST(CliMap, EmptyHdf5MatricesAreRefusedByMapAndConvert) {
+  TempDir dir;
+  const std::string dense = dir.file("dense.h5");
+  const std::string csr = dir.file("csr.h5");
+  io::write_matrix_hdf5_dense(dense, 0, std::vector<double>{});
+  io::write_matrix_hdf5_csr(csr, kernels::CsrView{0, std::vector<Offset>{0}, {}, {}});
+  for (const std::string& matrix : {dense, csr}) {
+    const std::string out = dir.file("out");
+    for (const std::string& command : {"map -m " + matrix + " -t 'tleaf 1 8 1' -o " + out,
+                                       "convert " + matrix + " " + out + ".mat"}) {
+      const CommandResult run = run_treematch(command, dir);
+      EXPECT_EQ(run.exit_code, 2) << command;
+      EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
+      EXPECT_NE(run.err.find(matrix + ": "), std::string::npos) << run.err;
+      EXPECT_NE(run.err.find("the matrix has no ranks"), std::string::npos) << run.err;
+    }
+    EXPECT_FALSE(std::filesystem::exists(out));
+    EXPECT_FALSE(std::filesystem::exists(out + ".mat"));
+  }
+}
+
 struct BadInput {
   std::string name;
   std::string file;        ///< fixture file name ("" = none)
@@ -281,7 +304,9 @@ INSTANTIATE_TEST_SUITE_P(
                  "map -m {file} -t 'tleaf 1 2 1' --oversubscribe 0",
                  "--oversubscribe: must be a number >= 1, not '0'", false},
         BadInput{"unknown_option", "m.mat", "0 1\n1 0\n", "map -m {file} -t 'tleaf 1 2 1' --bogus",
-                 "--bogus", false}),
+                 "--bogus", false},
+        BadInput{"metis_no_vertices", "m.graph", "0 0\n", "map -m {file} -t 'tleaf 1 2 1'",
+                 "header says 0 vertices: the graph has no ranks"}),
     [](const ::testing::TestParamInfo<BadInput>& param) { return param.param.name; });
 
 }  // namespace

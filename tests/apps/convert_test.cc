@@ -225,7 +225,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadConvert{"unknown_extension", "m.mat", "0 1\n1 0\n", "convert {file} {out}", "o.txt",
                    "cannot tell the output format", false},
         BadConvert{"chunk_rows_on_csr", "m.mat", "0 1\n1 0\n",
-                   "convert {file} {out} --chunk-rows 4", "o.h5", "--chunk-rows", false}),
+                   "convert {file} {out} --chunk-rows 4", "o.h5", "--chunk-rows", false},
+        BadConvert{"metis_no_vertices_to_mat", "m.graph", "0 0\n", "convert {file} {out}", "o.mat",
+                   "no ranks"}),
     [](const ::testing::TestParamInfo<BadConvert>& param) { return param.param.name; });
 
 TEST(CliGenerate, HierarchicalDenseHdf5ReadsBackAndMaps) {

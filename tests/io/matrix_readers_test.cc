@@ -617,6 +617,16 @@ TEST_F(MatrixReaders, Hdf5BadValuesAndShape) {
   expect_input_error([&] { read_matrix(rectangle); }, rectangle, "not square");
 }
 
+TEST_F(MatrixReaders, Hdf5EmptyMatricesHaveNoRanks) {
+  const std::string dense = path("empty_dense.h5");
+  const std::string csr = path("empty_csr.h5");
+  write_matrix_hdf5_dense(dense, 0, std::vector<double>{});
+  write_matrix_hdf5_csr(csr, kernels::CsrView{0, std::vector<Offset>{0}, {}, {}});
+
+  expect_input_error([&] { read_matrix(dense); }, dense, "/matrix is 0x0: the matrix has no ranks");
+  expect_input_error([&] { read_matrix(csr); }, csr, "/matrix (attribute shape) is 0x0");
+}
+
 TEST(MatrixReadersMetric, ParseMetric) {
   EXPECT_EQ(parse_metric("size"), Metric::kSize);
   EXPECT_EQ(parse_metric("msg"), Metric::kMsg);
