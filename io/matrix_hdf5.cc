@@ -330,6 +330,80 @@ std::vector<hsize_t> chunk_dims(const Site& site, hid_t dataset, int rank,
   return dims;
 }
 
+/// a * b, or the largest hsize_t when that overflows (sizes declared by a header can be anything).
+hsize_t saturating_product(hsize_t a, hsize_t b) {
+  if (a != 0 && b > std::numeric_limits<hsize_t>::max() / a)
+    return std::numeric_limits<hsize_t>::max();
+  return a * b;
+}
+
+/// Refuses a dataset whose header declares more than the file stores. HDF5 hands back fill values
+/// for whatever was never written, so a file of a few kilobytes can declare gigabytes of zeros
+/// that a reader would allocate and scan. A contiguous dataset must store all its bytes; a chunked
+/// one every chunk its extent covers (chunks are counted, not bytes: compressed chunks are
+/// legitimately smaller than their extent); external files and virtual datasets are refused.
+void require_stored(const Site& site, hid_t dataset, const std::string& object,
+                    const std::vector<hsize_t>& dims) {
+  hsize_t values = 1;
+  std::string extent_text;
+  for (const hsize_t d : dims) {
+    values = saturating_product(values, d);
+    if (!extent_text.empty()) extent_text += 'x';
+    extent_text += std::to_string(d);
+  }
+  if (values == 0) return;
+  const std::string declared =
+      object + " declares " + extent_text + (dims.size() == 1 ? " entries" : " values");
+  const Handle plist =
+      site.own(H5Dget_create_plist(dataset), H5Pclose, "H5Dget_create_plist", object);
+  const H5D_layout_t layout = H5Pget_layout(plist.get());
+  switch (layout) {
+    case H5D_COMPACT:  // the values are in the object header, all of them
+      return;
+    case H5D_CONTIGUOUS: {
+      const int external = H5Pget_external_count(plist.get());
+      if (external < 0) site.call_failed("H5Pget_external_count", object);
+      if (external > 0) site.fail(object + " keeps its values in external files (not supported)");
+      const Handle type = site.own(H5Dget_type(dataset), H5Tclose, "H5Dget_type", object);
+      const std::size_t value_bytes = H5Tget_size(type.get());
+      if (value_bytes == 0) site.call_failed("H5Tget_size", object);
+      const hsize_t expected = saturating_product(values, value_bytes);
+      const hsize_t stored = H5Dget_storage_size(dataset);
+      if (stored == 0) site.fail(declared + " but stores none");
+      if (stored < expected) {
+        site.fail(
+            fmt::format("{} ({} bytes) but stores only {} bytes", declared, expected, stored));
+      }
+      return;
+    }
+    case H5D_CHUNKED: {
+      const std::vector<hsize_t> chunk =
+          chunk_dims(site, dataset, static_cast<int>(dims.size()), object);
+      hsize_t expected = 1;
+      for (std::size_t k = 0; k < dims.size(); ++k) {
+        if (chunk[k] == 0) site.fail(object + " has chunks of size 0");
+        expected = saturating_product(expected, (dims[k] + chunk[k] - 1) / chunk[k]);
+      }
+      // H5S_ALL is not handled by HDF5 1.10 here: the dataset's own dataspace selects it all.
+      const Handle space = site.own(H5Dget_space(dataset), H5Sclose, "H5Dget_space", object);
+      hsize_t stored = 0;
+      site.check(H5Dget_num_chunks(dataset, space.get(), &stored), "H5Dget_num_chunks", object);
+      if (stored == 0) site.fail(declared + " but stores none");
+      if (stored < expected) {
+        site.fail(
+            fmt::format("{} in {} chunks but stores only {} of them", declared, expected, stored));
+      }
+      return;
+    }
+    case H5D_VIRTUAL:
+      site.fail(object + " is a virtual dataset (not supported)");
+    case H5D_LAYOUT_ERROR:
+    case H5D_NLAYOUTS:
+      break;
+  }
+  site.call_failed("H5Pget_layout", object);
+}
+
 /// Link creation list that creates missing intermediate groups of a nested object name.
 Handle make_link_plist(const Site& site) {
   Handle plist = site.own(H5Pcreate(H5P_LINK_CREATE), H5Pclose, "H5Pcreate");
@@ -448,6 +522,8 @@ struct Hdf5MatrixReader::Impl {
   Handle group;            ///< the CSR group
   Handle data;             ///< CSR values
   Handle indices;          ///< CSR column indices
+  Handle indptr_set;       ///< CSR row starts (read whole once the order is accepted)
+  hsize_t entries = 0;     ///< CSR entries (length of data and indices)
   hsize_t block_rows = 1;  ///< dense rows per read block
   std::vector<std::int64_t> indptr;
   std::vector<double> values;         ///< read buffer
@@ -463,6 +539,8 @@ struct Hdf5MatrixReader::Impl {
   Impl(const std::string& path, std::string name)
       : site(path, /*reading=*/true), object(std::move(name)) {}
 
+  /// Opens the object and checks its layout, its shape and that the file stores what it declares
+  /// (metadata only); only then is anything of size n read.
   void open() {
     file = open_for_reading(site, file_access.get() >= 0 ? file_access.get() : H5P_DEFAULT);
     if (!has_link(site, file.get(), object)) {
@@ -480,6 +558,8 @@ struct Hdf5MatrixReader::Impl {
         group = std::move(node);
         csr = true;
         open_csr();
+        read_indptr();
+        indptr_set = Handle();
         return;
       default:
         site.fail(object + " is neither a dataset nor a group");
@@ -507,6 +587,7 @@ struct Hdf5MatrixReader::Impl {
     }
     set_order(static_cast<std::int64_t>(dims[0]), static_cast<std::int64_t>(dims[1]),
               "dataset " + object);
+    require_stored(site, dense.get(), object, dims);
   }
 
   /// Chooses the read block and reopens the dataset with a chunk cache that holds one band of
@@ -572,13 +653,13 @@ struct Hdf5MatrixReader::Impl {
 
     data = open_member("data");
     indices = open_member("indices");
-    const Handle indptr_set = open_member("indptr");
+    indptr_set = open_member("indptr");
     const std::string data_name = object + "/data";
     const std::string indices_name = object + "/indices";
     const std::string indptr_name = object + "/indptr";
-    const hsize_t data_length = extent(site, data.get(), 1, data_name)[0];
-    const hsize_t indices_length = extent(site, indices.get(), 1, indices_name)[0];
-    const hsize_t indptr_length = extent(site, indptr_set.get(), 1, indptr_name)[0];
+    const std::vector<hsize_t> data_dims = extent(site, data.get(), 1, data_name);
+    const std::vector<hsize_t> indices_dims = extent(site, indices.get(), 1, indices_name);
+    const std::vector<hsize_t> indptr_dims = extent(site, indptr_set.get(), 1, indptr_name);
     {
       const Handle type = site.own(H5Dget_type(data.get()), H5Tclose, "H5Dget_type", data_name);
       require_numeric(site, type.get(), /*allow_float=*/true, data_name);
@@ -593,28 +674,44 @@ struct Hdf5MatrixReader::Impl {
           site.own(H5Dget_type(indptr_set.get()), H5Tclose, "H5Dget_type", indptr_name);
       require_numeric(site, type.get(), /*allow_float=*/false, indptr_name);
     }
-    if (indptr_length != static_cast<hsize_t>(n) + 1) {
-      site.fail(fmt::format("{} has {} entries, expected n + 1 = {}", indptr_name, indptr_length,
+    if (indptr_dims[0] != static_cast<hsize_t>(n) + 1) {
+      site.fail(fmt::format("{} has {} entries, expected n + 1 = {}", indptr_name, indptr_dims[0],
                             static_cast<std::int64_t>(n) + 1));
     }
-    if (data_length != indices_length) {
-      site.fail(fmt::format("{} has {} entries but {} has {}", data_name, data_length, indices_name,
-                            indices_length));
+    if (data_dims[0] != indices_dims[0]) {
+      site.fail(fmt::format("{} has {} entries but {} has {}", data_name, data_dims[0],
+                            indices_name, indices_dims[0]));
     }
-    indptr.resize(static_cast<std::size_t>(indptr_length));
-    site.check(
-        H5Dread(indptr_set.get(), H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, indptr.data()),
-        "H5Dread", indptr_name);
-    if (indptr[0] != 0) site.fail(fmt::format("{}[0] is {}, expected 0", indptr_name, indptr[0]));
-    for (std::size_t r = 0; r + 1 < indptr.size(); ++r) {
-      if (indptr[r + 1] < indptr[r]) {
-        site.fail(fmt::format("{} is not monotone: indptr[{}] = {} > indptr[{}] = {}", indptr_name,
-                              r, indptr[r], r + 1, indptr[r + 1]));
+    entries = data_dims[0];
+    require_stored(site, indptr_set.get(), indptr_name, indptr_dims);
+    require_stored(site, data.get(), data_name, data_dims);
+    require_stored(site, indices.get(), indices_name, indices_dims);
+  }
+
+  /// Reads indptr in blocks, checking each as it arrives: memory grows with what the file
+  /// delivers, and a bad value stops the reading.
+  void read_indptr() {
+    const std::string indptr_name = object + "/indptr";
+    const hsize_t length = static_cast<hsize_t>(n) + 1;
+    indptr.clear();
+    for (hsize_t first = 0; first < length; first += kBlockValues) {
+      const hsize_t count = std::min(kBlockValues, length - first);
+      indptr.resize(static_cast<std::size_t>(first + count));
+      read_1d(site, indptr_set.get(), H5T_NATIVE_INT64, first, count,
+              indptr.data() + static_cast<std::ptrdiff_t>(first), indptr_name);
+      if (first == 0 && indptr[0] != 0) {
+        site.fail(fmt::format("{}[0] is {}, expected 0", indptr_name, indptr[0]));
+      }
+      for (auto r = static_cast<std::size_t>(std::max<hsize_t>(first, 1)); r < indptr.size(); ++r) {
+        if (indptr[r] < indptr[r - 1]) {
+          site.fail(fmt::format("{} is not monotone: indptr[{}] = {} > indptr[{}] = {}",
+                                indptr_name, r - 1, indptr[r - 1], r, indptr[r]));
+        }
       }
     }
-    if (indptr.back() != static_cast<std::int64_t>(data_length)) {
-      site.fail(fmt::format("{} ends at {} but {} has {} entries", indptr_name, indptr.back(),
-                            data_name, data_length));
+    if (indptr.back() != static_cast<std::int64_t>(entries)) {
+      site.fail(fmt::format("{} ends at {} but {}/data has {} entries", indptr_name, indptr.back(),
+                            object, entries));
     }
   }
 
@@ -864,7 +961,7 @@ Index Hdf5MatrixReader::block_end(Index first_row) const {
 }
 
 Offset Hdf5MatrixReader::stored_entries() const {
-  return impl_->csr ? static_cast<Offset>(impl_->indptr.back()) : 0;
+  return impl_->csr ? static_cast<Offset>(impl_->entries) : 0;
 }
 
 namespace {

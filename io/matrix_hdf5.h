@@ -37,15 +37,18 @@ bool hdf5_has_group_member(const std::string& path, const std::string& object,
 /// "indptr" (integer) and an integer attribute "shape" = [n, n]; an attribute "encoding-type", if
 /// present, must be "csr_matrix". n must be at least 1. Every value must be finite and >= 0; CSR
 /// indptr must start at 0, be monotone, have n + 1 entries and end at the number of entries;
-/// indices must lie in [0, n). Opens the file serially; read_rows() takes a row range so that
-/// ranks can share the reading.
+/// indices must lie in [0, n). Every dataset must store what its extent declares: all its bytes
+/// (contiguous) or all its chunks (chunked; compressed chunks may be small), so that no read
+/// returns the fill values of data never written. Opens the file serially; read_rows() takes a
+/// row range so that ranks can share the reading.
 class Hdf5MatrixReader {
  public:
-  /// Opens and validates the layout and shape (the values are checked as rows are read).
+  /// Opens and validates the layout, the shape and the storage (metadata only), then reads a CSR
+  /// group's indptr (in blocks, checked as they arrive); the values are checked as rows are read.
   /// Throws InputError(path, ...) naming the problem.
   Hdf5MatrixReader(const std::string& path, const std::string& object);
   /// Opens the file on every rank of `comm` at once (MPI-IO driver; collective) for
-  /// read_rows_collective. Collective and agreed: either it succeeds on
+  /// read_rows_collective, with the same checks. Collective and agreed: either it succeeds on
   /// every rank or every rank throws the same AgreedError (io/agreement.h), the lowest failing
   /// rank's error, after which every rank has closed the file.
   Hdf5MatrixReader(const std::string& path, const std::string& object, MPI_Comm comm);

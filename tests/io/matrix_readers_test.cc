@@ -627,6 +627,83 @@ TEST_F(MatrixReaders, Hdf5EmptyMatricesHaveNoRanks) {
   expect_input_error([&] { read_matrix(csr); }, csr, "/matrix (attribute shape) is 0x0");
 }
 
+/// A dataset `name` of `dims` values of `type` in `location`, created (contiguous, or chunked by
+/// `chunk` when given) but never written: HDF5 stores nothing for it.
+void create_unwritten(hid_t location, const char* name, hid_t type,
+                      const std::vector<hsize_t>& dims, const std::vector<hsize_t>& chunk = {}) {
+  const H5Id space(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose);
+  const H5Id plist(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
+  if (!chunk.empty()) {
+    ASSERT_GE(H5Pset_chunk(plist, static_cast<int>(chunk.size()), chunk.data()), 0);
+  }
+  const H5Id set(H5Dcreate2(location, name, type, space, H5P_DEFAULT, plist, H5P_DEFAULT),
+                 H5Dclose);
+  ASSERT_GE(set, 0);
+}
+
+TEST_F(MatrixReaders, Hdf5ExtentsWhoseDataWasNeverWrittenAreRefused) {
+  // CSR of order 10^7 whose indptr (80 MB of extent) was never written: the file is a few KB.
+  const std::string csr = path("unwritten_indptr.h5");
+  {
+    const H5Id file(H5Fcreate(csr.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+    const H5Id group(H5Gcreate2(file, "/matrix", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+    write_vector(group, "data", std::vector<double>{});
+    write_vector(group, "indices", std::vector<std::int32_t>{});
+    create_unwritten(group, "indptr", H5T_STD_I64LE, {10'000'001});
+    const hsize_t two = 2;
+    const H5Id space(H5Screate_simple(1, &two, nullptr), H5Sclose);
+    const H5Id shape(H5Acreate2(group, "shape", H5T_STD_I64LE, space, H5P_DEFAULT, H5P_DEFAULT),
+                     H5Aclose);
+    const std::int64_t order[2] = {10'000'000, 10'000'000};
+    ASSERT_GE(H5Awrite(shape, H5T_NATIVE_INT64, order), 0);
+  }
+  // A contiguous 4096 x 4096 dataset never written, and a chunked one with 1 chunk of 4 written.
+  const std::string dense = path("unwritten_dense.h5");
+  const std::string partial = path("partial_dense.h5");
+  {
+    const H5Id file(H5Fcreate(dense.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+    create_unwritten(file, "/matrix", H5T_IEEE_F64LE, {4096, 4096});
+  }
+  {
+    const H5Id file(H5Fcreate(partial.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+    create_unwritten(file, "/matrix", H5T_IEEE_F64LE, {256, 256}, {64, 256});
+    const H5Id set(H5Dopen2(file, "/matrix", H5P_DEFAULT), H5Dclose);
+    const H5Id file_space(H5Dget_space(set), H5Sclose);
+    const hsize_t start[2] = {0, 0};
+    const hsize_t count[2] = {64, 256};
+    ASSERT_GE(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, count, nullptr), 0);
+    const H5Id memory_space(H5Screate_simple(2, count, nullptr), H5Sclose);
+    std::vector<double> rows(64 * 256, 0.0);
+    rows[1] = 1.0;
+    ASSERT_GE(H5Dwrite(set, H5T_NATIVE_DOUBLE, memory_space, file_space, H5P_DEFAULT, rows.data()),
+              0);
+  }
+
+  expect_input_error([&] { read_matrix(csr); }, csr,
+                     "/matrix/indptr declares 10000001 entries but stores none");
+  expect_input_error([&] { read_matrix(dense); }, dense,
+                     "/matrix declares 4096x4096 values but stores none");
+  expect_input_error([&] { read_matrix(partial); }, partial,
+                     "/matrix declares 256x256 values in 4 chunks but stores only 1 of them");
+}
+
+TEST_F(MatrixReaders, Hdf5CompressedDatasetsStoreFewerBytesThanTheirExtentAndAreRead) {
+  // 2000 ranks, a ring: deflate makes data, indices and indptr far smaller than their extents.
+  const Index n = 2000;
+  kernels::Csr ring;
+  ring.n = n;
+  for (Index i = 0; i < n; ++i) {
+    ring.targets.push_back((i + n - 1) % n < (i + 1) % n ? (i + n - 1) % n : (i + 1) % n);
+    ring.targets.push_back((i + n - 1) % n < (i + 1) % n ? (i + 1) % n : (i + n - 1) % n);
+    ring.weights.insert(ring.weights.end(), {1.0, 1.0});
+    ring.offsets.push_back(static_cast<Offset>(ring.targets.size()));
+  }
+  const std::string file = path("ring.h5");
+  write_matrix_hdf5_csr(file, ring.view());
+
+  EXPECT_EQ(read_matrix(file).nnz(), 2 * n);
+}
+
 TEST(MatrixReadersMetric, ParseMetric) {
   EXPECT_EQ(parse_metric("size"), Metric::kSize);
   EXPECT_EQ(parse_metric("msg"), Metric::kMsg);
