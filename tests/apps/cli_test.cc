@@ -195,6 +195,16 @@ TEST(CliMap, EmptyHdf5MatricesAreRefusedByMapAndConvert) {
   }
 }
 
+TEST(CliMap, MetisWithUtf8BomMaps) {
+  TempDir dir;
+  const std::string graph = dir.write("m.graph",
+                                      "\xEF\xBB\xBF"
+                                      "3 2\n2\n1 3\n2\n");
+  const CommandResult run = run_treematch("map -m " + graph + " -t 'tleaf 1 4 1'", dir);
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(parse_perm(run.out).size(), 3u);
+}
+
 struct BadInput {
   std::string name;
   std::string file;        ///< fixture file name ("" = none)
@@ -306,7 +316,13 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"unknown_option", "m.mat", "0 1\n1 0\n", "map -m {file} -t 'tleaf 1 2 1' --bogus",
                  "--bogus", false},
         BadInput{"metis_no_vertices", "m.graph", "0 0\n", "map -m {file} -t 'tleaf 1 2 1'",
-                 "header says 0 vertices: the graph has no ranks"}),
+                 "header says 0 vertices: the graph has no ranks"},
+        BadInput{"metis_edges_beyond_the_file", "m.graph", "4 9223372036854775807\n2\n1\n4\n3\n",
+                 "map -m {file} -t 'tleaf 1 8 1'", "can hold at most 7"},
+        BadInput{"metis_raw_bytes_are_not_echoed", "m.graph",
+                 "3 2 001\n2 1 3 \x01\x02\xff\xfe" + std::string(300, 'A') + "\n1 1\n1 1\n",
+                 "map -m {file} -t 'tleaf 1 8 1'",
+                 "edge weight '????AAAAAAAAAAAAAAAAAAAAAAAAAAAA...'"}),
     [](const ::testing::TestParamInfo<BadInput>& param) { return param.param.name; });
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include "io/input_error.h"
 #include "io/matrix_hdf5.h"
 #include "io/matrix_reader.h"
+#include "io/matrix_stream.h"
 #include "tests/io/input_error_expectation.h"
 #include "tests/seed_example.h"
 #include "tests/test_support.h"
@@ -702,6 +703,48 @@ TEST_F(MatrixReaders, Hdf5CompressedDatasetsStoreFewerBytesThanTheirExtentAndAre
   write_matrix_hdf5_csr(file, ring.view());
 
   EXPECT_EQ(read_matrix(file).nnz(), 2 * n);
+}
+
+TEST_F(MatrixReaders, MetisHeaderCountsTheFileCannotHoldAreRefusedBeforeSizingAnything) {
+  const std::string edges = write("edges.graph", "4 9223372036854775807\n2\n1\n4\n3\n");
+  const std::string vertices = write("vertices.graph", "2147483647 1\n2\n1\n");
+  const std::string none = write("none.graph", "0 0\n");
+
+  expect_input_error([&] { read_matrix(edges); }, edges,
+                     "header says 9223372036854775807 edges but the file (30 bytes) can hold at "
+                     "most 7");
+  expect_input_error([&] { read_matrix(vertices); }, vertices,
+                     "header says 2147483647 vertices but the file (17 bytes) cannot hold");
+  expect_input_error([&] { read_matrix(none); }, none,
+                     "header says 0 vertices: the graph has no ranks");
+  // The streaming reader (convert) refuses them the same way.
+  expect_input_error([&] { open_matrix_source(edges, Metric::kSize); }, edges,
+                     "can hold at most 7");
+}
+
+TEST_F(MatrixReaders, MetisUtf8BomIsSkipped) {
+  const std::string bom = write("bom.graph", "\xEF\xBB\xBF% comment\n3 2\n2\n1 3\n2\n");
+
+  EXPECT_EQ(arrays(read_matrix(bom)), (CsrArrays{{0, 1, 3, 4}, {1, 0, 2, 1}, {1, 1, 1, 1}}));
+}
+
+TEST_F(MatrixReaders, MetisErrorsQuoteAtMost32PrintableCharactersOfTheInput) {
+  const std::string raw = write(
+      "raw.graph", "3 2 001\n2 1 3 \x01\x02\xff\xfe" + std::string(200, 'A') + "\n1 1\n1 1\n");
+
+  try {
+    read_matrix(raw);
+    ADD_FAILURE() << "no InputError";
+  } catch (const InputError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("edge weight '????AAAAAAAAAAAAAAAAAAAAAAAAAAAA...'"), std::string::npos)
+        << message;
+    EXPECT_LT(message.size(), raw.size() + 120) << message;
+    for (const char c : message) {
+      const auto byte = static_cast<unsigned char>(c);
+      EXPECT_TRUE(byte >= 0x20 && byte < 0x7f) << "byte " << static_cast<int>(byte);
+    }
+  }
 }
 
 TEST(MatrixReadersMetric, ParseMetric) {
