@@ -540,8 +540,8 @@ struct Hdf5MatrixReader::Impl {
       : site(path, /*reading=*/true), object(std::move(name)) {}
 
   /// Opens the object and checks its layout, its shape and that the file stores what it declares
-  /// (metadata only); only then is anything of size n read.
-  void open() {
+  /// (metadata only); then `check` judges the order; only then is anything of size n read.
+  void open(const OrderCheck& check) {
     file = open_for_reading(site, file_access.get() >= 0 ? file_access.get() : H5P_DEFAULT);
     if (!has_link(site, file.get(), object)) {
       site.fail("missing " + object + ": the file has no dataset or group named " + object);
@@ -552,12 +552,14 @@ struct Hdf5MatrixReader::Impl {
       case H5I_DATASET:
         dense = std::move(node);
         open_dense();
+        if (check) check(n);
         reopen_dense_with_cache();
         return;
       case H5I_GROUP:
         group = std::move(node);
         csr = true;
         open_csr();
+        if (check) check(n);
         read_indptr();
         indptr_set = Handle();
         return;
@@ -873,14 +875,15 @@ struct Hdf5MatrixReader::Impl {
   }
 };
 
-Hdf5MatrixReader::Hdf5MatrixReader(const std::string& path, const std::string& object)
+Hdf5MatrixReader::Hdf5MatrixReader(const std::string& path, const std::string& object,
+                                   const OrderCheck& check)
     : impl_(std::make_unique<Impl>(path, object)) {
   const QuietErrors quiet;
-  impl_->open();
+  impl_->open(check);
 }
 
 Hdf5MatrixReader::Hdf5MatrixReader(const std::string& path, const std::string& object,
-                                   MPI_Comm comm)
+                                   MPI_Comm comm, const OrderCheck& check)
     : impl_(std::make_unique<Impl>(path, object)) {
   const QuietErrors quiet;
   Impl& impl = *impl_;
@@ -894,7 +897,7 @@ Hdf5MatrixReader::Hdf5MatrixReader(const std::string& path, const std::string& o
     impl.transfer = impl.site.own(H5Pcreate(H5P_DATASET_XFER), H5Pclose, "H5Pcreate");
     impl.site.check(H5Pset_dxpl_mpio(impl.transfer.get(), H5FD_MPIO_COLLECTIVE),
                     "H5Pset_dxpl_mpio");
-    impl.open();
+    impl.open(check);
   });
 }
 
@@ -969,7 +972,8 @@ namespace {
 /// Row blocks of one matrix of an HDF5 file.
 class Hdf5RowSource final : public MatrixRowSource {
  public:
-  Hdf5RowSource(const std::string& path, const std::string& object) : reader_(path, object) {}
+  Hdf5RowSource(const std::string& path, const std::string& object, const OrderCheck& check)
+      : reader_(path, object, check) {}
 
   [[nodiscard]] Index size() const override { return reader_.size(); }
   [[nodiscard]] Offset expected_entries() const override { return reader_.stored_entries(); }
@@ -991,8 +995,9 @@ class Hdf5RowSource final : public MatrixRowSource {
 }  // namespace
 
 std::unique_ptr<MatrixRowSource> open_hdf5_row_source(const std::string& path,
-                                                      const std::string& object) {
-  return std::make_unique<Hdf5RowSource>(path, object);
+                                                      const std::string& object,
+                                                      const OrderCheck& check) {
+  return std::make_unique<Hdf5RowSource>(path, object, check);
 }
 
 bool hdf5_has_object(const std::string& path, const std::string& object) {

@@ -43,15 +43,18 @@ bool hdf5_has_group_member(const std::string& path, const std::string& object,
 /// row range so that ranks can share the reading.
 class Hdf5MatrixReader {
  public:
-  /// Opens and validates the layout, the shape and the storage (metadata only), then reads a CSR
-  /// group's indptr (in blocks, checked as they arrive); the values are checked as rows are read.
-  /// Throws InputError(path, ...) naming the problem.
-  Hdf5MatrixReader(const std::string& path, const std::string& object);
+  /// Opens and validates the layout, the shape and the storage (metadata only), then calls `check`
+  /// (if any) with n, then reads a CSR group's indptr (in blocks, checked as they arrive); the
+  /// values are checked as rows are read. Throws InputError(path, ...) naming the problem, or
+  /// whatever `check` throws.
+  explicit Hdf5MatrixReader(const std::string& path, const std::string& object,
+                            const OrderCheck& check = {});
   /// Opens the file on every rank of `comm` at once (MPI-IO driver; collective) for
   /// read_rows_collective, with the same checks. Collective and agreed: either it succeeds on
   /// every rank or every rank throws the same AgreedError (io/agreement.h), the lowest failing
   /// rank's error, after which every rank has closed the file.
-  Hdf5MatrixReader(const std::string& path, const std::string& object, MPI_Comm comm);
+  Hdf5MatrixReader(const std::string& path, const std::string& object, MPI_Comm comm,
+                   const OrderCheck& check = {});
   ~Hdf5MatrixReader();
   Hdf5MatrixReader(const Hdf5MatrixReader&) = delete;
   Hdf5MatrixReader& operator=(const Hdf5MatrixReader&) = delete;
@@ -89,9 +92,11 @@ class Hdf5MatrixReader {
 /// Reads the whole matrix at `object` of `path` as directed rows (rows.n = n).
 kernels::Csr read_hdf5_matrix_rows(const std::string& path, const std::string& object);
 
-/// The matrix at `object` of `path` as a stream of row blocks (Hdf5MatrixReader::block_end).
+/// The matrix at `object` of `path` as a stream of row blocks (Hdf5MatrixReader::block_end);
+/// `check` judges the order before any row is read (see Hdf5MatrixReader).
 std::unique_ptr<MatrixRowSource> open_hdf5_row_source(const std::string& path,
-                                                      const std::string& object);
+                                                      const std::string& object,
+                                                      const OrderCheck& check = {});
 
 /// Whether a writer starts a new file or adds an object to an existing one.
 enum class Hdf5WriteMode {

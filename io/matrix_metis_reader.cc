@@ -376,8 +376,9 @@ class MetisRowSource final : public MatrixRowSource {
 
 }  // namespace
 
-CommGraph read_metis_graph(const std::string& path) {
+CommGraph read_metis_graph(const std::string& path, const OrderCheck& check) {
   MetisRowParser parser(path);
+  if (check) check(parser.header().n);
   kernels::Csr rows;
   rows.n = parser.header().n;
   rows.offsets.reserve(parser.expected_offsets());

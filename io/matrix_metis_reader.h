@@ -19,8 +19,9 @@ namespace treematch::io {
 /// out of range, a self loop, a repeated neighbour, a non-positive weight, a wrong number of vertex
 /// lines, an edge without its reverse (or with another weight; both vertices named) or an edge
 /// count that differs from m; tokens quoted in messages are cut to 32 characters, unprintable
-/// bytes shown as '?'.
-CommGraph read_metis_graph(const std::string& path);
+/// bytes shown as '?'. `check`, if given, is called with n once the header is read, before any
+/// vertex line.
+CommGraph read_metis_graph(const std::string& path, const OrderCheck& check = {});
 
 /// The same file as a stream of row blocks (same checks, same messages; the symmetry and edge-count
 /// checks run when the last block is read, see open_matrix_source in io/matrix_stream.h).

@@ -240,5 +240,20 @@ INSTANTIATE_TEST_SUITE_P(
       return std::get<0>(param.param).name + "_np" + std::to_string(std::get<1>(param.param));
     });
 
+TEST(BadInputMpi, TooManyProcessesForTheSlotsIsOneLineFromTheHeader) {
+  TempDir dir;
+  const std::string matrix = dir.file("ring.h5");
+  write_csr_ring(matrix, Defect::kNan);
+  const fs::path output = dir.path() / "r.perm";
+  // 1536 processes, 128 cores: refused from the shape, before row 1400's NaN is read.
+  const CommandResult run =
+      run_mpi(3,
+              "map --matrix " + quote(matrix) + " --topology 'pack:8 core:16 pu:1' -o " +
+                  quote(output.string()),
+              dir);
+  expect_one_agreed_error(run, matrix, "1536 processes but pack:8 core:16 pu:1 offers 128 slots",
+                          output);
+}
+
 }  // namespace
 }  // namespace treematch::testing

@@ -195,6 +195,23 @@ TEST(CliMap, EmptyHdf5MatricesAreRefusedByMapAndConvert) {
   }
 }
 
+TEST(CliMap, TooManyProcessesInAnHdf5MatrixAreRefusedBeforeItsRowsAreRead) {
+  // 300 ranks, the last row holds a NaN: on 8 cores the shape alone refuses it.
+  TempDir dir;
+  const std::string matrix = dir.file("m.h5");
+  io::write_matrix_hdf5_dense(matrix, 300, [](Index row, std::span<double> values) {
+    values[static_cast<std::size_t>((row + 1) % 300)] = row == 299 ? std::nan("") : 1.0;
+  });
+  const std::string out = dir.file("out.perm");
+  const CommandResult run = run_treematch("map -m " + matrix + " -t 'tleaf 1 8 1' -o " + out, dir);
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
+  EXPECT_NE(run.err.find(matrix + ": 300 processes but tleaf 1 8 1 offers 8 slots"),
+            std::string::npos)
+      << run.err;
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
 TEST(CliMap, MetisWithUtf8BomMaps) {
   TempDir dir;
   const std::string graph = dir.write("m.graph",
@@ -322,7 +339,15 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"metis_raw_bytes_are_not_echoed", "m.graph",
                  "3 2 001\n2 1 3 \x01\x02\xff\xfe" + std::string(300, 'A') + "\n1 1\n1 1\n",
                  "map -m {file} -t 'tleaf 1 8 1'",
-                 "edge weight '????AAAAAAAAAAAAAAAAAAAAAAAAAAAA...'"}),
+                 "edge weight '????AAAAAAAAAAAAAAAAAAAAAAAAAAAA...'"},
+        // The processes are counted from the first row (text), the header (METIS): a matrix too
+        // large for the slots is refused before its bad last row is read.
+        BadInput{"too_many_processes_before_the_rows_of_a_mat", "m.mat",
+                 "0 1 1 1 1 1 1 1 1 1\n1 0 1 1 1 1 1 1 1 nan\n", "map -m {file} -t 'tleaf 1 8 1'",
+                 "10 processes but tleaf 1 8 1 offers 8 slots"},
+        BadInput{"too_many_processes_before_the_rows_of_a_graph", "m.graph",
+                 "100 0\nx\n" + std::string(120, '\n'), "map -m {file} -t 'tleaf 1 8 1'",
+                 "100 processes but tleaf 1 8 1 offers 8 slots"}),
     [](const ::testing::TestParamInfo<BadInput>& param) { return param.param.name; });
 
 }  // namespace

@@ -226,5 +226,31 @@ TEST(Hdf5MatrixReaderCollective, ABadValueOnlyTheLastRankReadsFailsEveryRankWith
   EXPECT_EQ(total, world_size());
 }
 
+TEST(Hdf5MatrixReaderCollective, AnOrderRefusedOnOneRankIsRefusedOnEveryRank) {
+  const SharedDir dir;
+  const std::string path = write_ring(dir, 0, 1.0);
+  const int last = world_size() - 1;
+  int agreed = 0;
+  try {
+    Hdf5MatrixReader reader(path, "/matrix", MPI_COMM_WORLD, [&](Index order) {
+      if (world_rank() == last) throw InputError(path, std::to_string(order) + " is too many");
+    });
+  } catch (const AgreedError& e) {
+    ++agreed;
+    EXPECT_EQ(e.failed_rank(), last);
+    EXPECT_EQ(std::string(e.what()),
+              path + ": " + std::to_string(300 * world_size()) + " is too many");
+  }
+  int total = 0;
+  MPI_Allreduce(&agreed, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  EXPECT_EQ(total, world_size());
+  // Every rank closed the file: it opens again, and reads.
+  Hdf5MatrixReader reader(path, "/matrix", MPI_COMM_WORLD);
+  const auto [first, count] = my_rows(reader.size());
+  Csr rows;
+  reader.read_rows_collective(first, count, rows);
+  EXPECT_EQ(rows.targets.size(), 2 * static_cast<std::size_t>(count));
+}
+
 }  // namespace
 }  // namespace treematch::io

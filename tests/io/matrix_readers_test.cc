@@ -747,6 +747,31 @@ TEST_F(MatrixReaders, MetisErrorsQuoteAtMost32PrintableCharactersOfTheInput) {
   }
 }
 
+TEST_F(MatrixReaders, OrderCheckRunsBeforeAnyRowIsRead) {
+  // Each file's order is 3 and its last row is bad: the check must refuse it before the reader
+  // gets there.
+  const std::string mat = write("m.mat", "0 1 1\n1 0 1\n1 1 nan\n");
+  const std::string csv = write("m.csv", "0,1,1\n1,0,1\n1,1,-1\n");
+  const std::string metis = write("m.graph", "3 3\n2 3\n1 3\nx\n");
+  const std::string dense = path("m.h5");
+  write_matrix_hdf5_dense(dense, 3, std::vector<double>{0, 1, 1, 1, 0, 1, 1, 1, -1});
+  const std::string csr = path("csr.h5");
+  write_raw_csr(csr, 3, {1, 1, 1, 1, 1, 1}, {1, 2, 0, 2, 0, 9}, {0, 2, 4, 6});
+  std::vector<Index> seen;
+  const OrderCheck refuse = [&](Index n) {
+    seen.push_back(n);
+    throw InputError("--check", "refused order " + std::to_string(n));
+  };
+
+  for (const std::string& file : {mat, csv, metis, dense, csr}) {
+    expect_input_error([&] { read_matrix(file, Metric::kSize, refuse); }, "--check",
+                       "refused order 3");
+    expect_input_error([&] { open_matrix_source(file, Metric::kSize, refuse); }, "--check",
+                       "refused order 3");
+  }
+  EXPECT_EQ(seen, std::vector<Index>(10, 3));
+}
+
 TEST(MatrixReadersMetric, ParseMetric) {
   EXPECT_EQ(parse_metric("size"), Metric::kSize);
   EXPECT_EQ(parse_metric("msg"), Metric::kMsg);
