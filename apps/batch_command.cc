@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/batch_journal.h"
+#include "io/agreement.h"
 #include "io/atomic_file.h"
 #include "io/hdf5_container.h"
 #include "io/input_error.h"
@@ -603,8 +604,10 @@ CLI::App* add_batch_command(CLI::App& app, BatchOptions& options) {
 int run_batch(const BatchOptions& options, MPI_Comm comm) {
   const bool root = distributed::rank_of(comm) == 0;
   // Every rank at once, before any pattern is handed out: 'allocation' is gathered collectively,
-  // and the tasks (on the root, a helper thread) must not call MPI.
-  const Placement placement = load_placement(options.map.input, comm);
+  // and the tasks (on the root, a helper thread) must not call MPI. A bad topology fails every
+  // rank with the same error, printed once.
+  Placement placement;
+  io::run_agreed(comm, [&] { placement = load_placement(options.map.input, comm); });
   std::vector<std::size_t> todo;
   Plan plan = share_plan(options, placement, comm, todo);
   if (comm != MPI_COMM_NULL) {

@@ -1,4 +1,4 @@
-// Loading and checking what every command reads: the matrix, then the placement it must fit.
+// Loading and checking what every command reads: the placement, then the matrix that must fit it.
 #include "apps/inputs.h"
 
 #include <chrono>
@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "apps/cli_checks.h"
+#include "io/agreement.h"
 #include "io/matrix_hdf5.h"
 
 namespace treematch::apps {
@@ -16,9 +17,12 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 
 /// Every rank reads its own block of rows with collective MPI-IO transfers; the rows stay there.
+/// Opening and reading are agreed (a bad row on one rank fails every rank, after which they all
+/// close the file), so no rank is left waiting in a collective call.
 std::unique_ptr<distributed::DistributedMappingInput> read_distributed(
-    MPI_Comm comm, const io::Hdf5MatrixLocation& location, Offset gather_entries) {
-  io::Hdf5MatrixReader reader(location.path, location.object, comm);
+    MPI_Comm comm, const io::Hdf5MatrixLocation& location, const io::OrderCheck& check,
+    Offset gather_entries) {
+  io::Hdf5MatrixReader reader(location.path, location.object, comm, check);
   const distributed::RowBlocks blocks =
       distributed::DistributedMappingInput::blocks_for(comm, reader.size());
   int rank = 0;
@@ -39,8 +43,8 @@ bool several_ranks(MPI_Comm comm) {
 
 /// The matrix of `options`: spread over the ranks of options.comm for an HDF5 matrix under MPI
 /// with several ranks, else read whole here (one rank gains nothing from the distributed levels
-/// and would hold their exchange buffers besides the rows).
-Inputs read_matrix_inputs(const InputOptions& options) {
+/// and would hold their exchange buffers besides the rows). `check` sees the order first.
+Inputs read_matrix_inputs(const InputOptions& options, const io::OrderCheck& check) {
   Inputs inputs;
   inputs.numbering = io::parse_numbering(options.numbering);
   const io::Metric metric = io::parse_metric(options.metric);
@@ -48,16 +52,20 @@ Inputs read_matrix_inputs(const InputOptions& options) {
   const std::optional<io::Hdf5MatrixLocation> hdf5 =
       several_ranks(options.comm) ? io::locate_hdf5_matrix(options.matrix, metric) : std::nullopt;
   if (hdf5) {
-    inputs.distributed = read_distributed(options.comm, *hdf5, options.gather_entries);
+    inputs.distributed = read_distributed(options.comm, *hdf5, check, options.gather_entries);
   } else {
-    inputs.graph = io::read_matrix(options.matrix, metric);
+    inputs.graph = io::read_matrix(options.matrix, metric, check);
   }
   inputs.read_seconds = seconds_since(start);
   return inputs;
 }
 
-/// `inputs` placed on `placement`, once the processes are known to fit.
-Inputs placed(Inputs inputs, Placement placement, const InputOptions& options) {
+/// The matrix of `options` placed on `placement`: a matrix with more processes than the placement
+/// offers slots is refused from its header (check_fits), before any row is read.
+Inputs read_placed(const InputOptions& options, Placement placement) {
+  Inputs inputs = read_matrix_inputs(options, [&](Index n) {
+    check_fits(placement, n, options.oversubscribe, options.matrix, options.hardware_threads);
+  });
   check_fits(placement, inputs.processes(), options.oversubscribe, options.matrix,
              options.hardware_threads);
   inputs.topology = std::move(placement.topology);
@@ -115,15 +123,21 @@ void add_input_options(CLI::App& command, InputOptions& options) {
 }
 
 Inputs load_inputs(const InputOptions& options) {
-  Inputs inputs = read_matrix_inputs(options);
-  const auto start = std::chrono::steady_clock::now();
-  Placement placement = load_placement(options, options.comm);
-  inputs.topology_seconds = seconds_since(start);
-  return placed(std::move(inputs), std::move(placement), options);
+  Inputs inputs;
+  // Under mpirun every rank loads the same inputs: a failure on any of them is agreed on, so that
+  // every rank throws the same error (printed once) instead of each ending the job alone.
+  io::run_agreed(options.comm, [&] {
+    const auto start = std::chrono::steady_clock::now();
+    Placement placement = load_placement(options, options.comm);
+    const double topology_seconds = seconds_since(start);
+    inputs = read_placed(options, std::move(placement));
+    inputs.topology_seconds = topology_seconds;
+  });
+  return inputs;
 }
 
 Inputs load_inputs(const InputOptions& options, const Placement& placement) {
-  return placed(read_matrix_inputs(options), placement, options);
+  return read_placed(options, placement);
 }
 
 }  // namespace treematch::apps

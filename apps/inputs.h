@@ -66,13 +66,15 @@ struct Inputs {
   }
 };
 
-/// Reads the matrix and the placement (load_placement over options.comm); throws io::InputError
-/// for anything wrong, including processes that do not fit the usable leaves.
+/// Reads the placement (load_placement over options.comm), then the matrix; throws io::InputError
+/// for anything wrong, including processes that do not fit the usable leaves (refused from the
+/// matrix's header, before its rows are read). Under mpirun (options.comm with several ranks)
+/// every rank calls it and a failure on any rank makes every rank throw the same io::AgreedError.
 Inputs load_inputs(const InputOptions& options);
 
 /// Reads options.matrix onto a placement loaded before (a batch loads one for every pattern):
 /// with options.comm MPI_COMM_NULL this process reads alone and calls no MPI. Throws
-/// io::InputError naming the matrix, as load_inputs does.
+/// io::InputError naming the matrix, as load_inputs does (too many processes from the header).
 Inputs load_inputs(const InputOptions& options, const Placement& placement);
 
 }  // namespace treematch::apps

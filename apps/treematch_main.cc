@@ -15,16 +15,36 @@
 #include "apps/eval_command.h"
 #include "apps/generate_command.h"
 #include "apps/map_command.h"
+#include "io/agreement.h"
 #include "io/input_error.h"
 #include "src/distributed/mpi_environment.h"
 
 namespace {
 
-/// One line on stderr and the exit code; under MPI with several ranks, every rank ends with it.
+/// One line on stderr and the exit code; under MPI with several ranks, an error this rank alone
+/// knows ends every rank (MPI_Abort), each failing rank printing its line.
 int fail(const treematch::distributed::MpiEnvironment* mpi, const std::string& message, int code) {
   if (mpi != nullptr && mpi->size() > 1) mpi->abort("treematch: error: " + message, code);
   std::cerr << "treematch: error: " << message << '\n';
   return code;
+}
+
+/// An error every rank agreed on (io/agreement.h): rank 0 prints it, once for the whole job, and
+/// every rank returns the same code, so that MPI ends normally (MPI_Finalize) without a hang.
+int fail_agreed(const treematch::distributed::MpiEnvironment* mpi,
+                const treematch::io::AgreedError& error) {
+  if (mpi == nullptr || mpi->rank() == 0) {
+    std::cerr << ("treematch: error: " + std::string(error.what()) + '\n') << std::flush;
+  }
+  switch (error.kind()) {
+    case treematch::io::FailureKind::kInput:
+      return 2;
+    case treematch::io::FailureKind::kOutOfMemory:
+      return 3;
+    case treematch::io::FailureKind::kOther:
+      return 1;
+  }
+  return 1;
 }
 
 /// `treematch bind` runs under a launcher but must not initialise MPI: the program it becomes
@@ -89,6 +109,8 @@ int main(int argc, char** argv) {
     if (generate->parsed()) return run_generate(generate_options);
     if (batch->parsed())
       return run_batch(batch_options, mpi->active() ? MPI_COMM_WORLD : MPI_COMM_NULL);
+  } catch (const treematch::io::AgreedError& e) {
+    return fail_agreed(mpi, e);
   } catch (const treematch::io::InputError& e) {
     return fail(mpi, e.what(), 2);
   } catch (const std::bad_alloc&) {

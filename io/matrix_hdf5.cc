@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <limits>
 #include <string>
 #include <utility>
@@ -16,6 +17,7 @@
 
 #include <fmt/format.h>
 
+#include "io/agreement.h"
 #include "io/input_error.h"
 #include "io/matrix_hdf5_parallel.h"
 
@@ -328,6 +330,80 @@ std::vector<hsize_t> chunk_dims(const Site& site, hid_t dataset, int rank,
   return dims;
 }
 
+/// a * b, or the largest hsize_t when that overflows (sizes declared by a header can be anything).
+hsize_t saturating_product(hsize_t a, hsize_t b) {
+  if (a != 0 && b > std::numeric_limits<hsize_t>::max() / a)
+    return std::numeric_limits<hsize_t>::max();
+  return a * b;
+}
+
+/// Refuses a dataset whose header declares more than the file stores. HDF5 hands back fill values
+/// for whatever was never written, so a file of a few kilobytes can declare gigabytes of zeros
+/// that a reader would allocate and scan. A contiguous dataset must store all its bytes; a chunked
+/// one every chunk its extent covers (chunks are counted, not bytes: compressed chunks are
+/// legitimately smaller than their extent); external files and virtual datasets are refused.
+void require_stored(const Site& site, hid_t dataset, const std::string& object,
+                    const std::vector<hsize_t>& dims) {
+  hsize_t values = 1;
+  std::string extent_text;
+  for (const hsize_t d : dims) {
+    values = saturating_product(values, d);
+    if (!extent_text.empty()) extent_text += 'x';
+    extent_text += std::to_string(d);
+  }
+  if (values == 0) return;
+  const std::string declared =
+      object + " declares " + extent_text + (dims.size() == 1 ? " entries" : " values");
+  const Handle plist =
+      site.own(H5Dget_create_plist(dataset), H5Pclose, "H5Dget_create_plist", object);
+  const H5D_layout_t layout = H5Pget_layout(plist.get());
+  switch (layout) {
+    case H5D_COMPACT:  // the values are in the object header, all of them
+      return;
+    case H5D_CONTIGUOUS: {
+      const int external = H5Pget_external_count(plist.get());
+      if (external < 0) site.call_failed("H5Pget_external_count", object);
+      if (external > 0) site.fail(object + " keeps its values in external files (not supported)");
+      const Handle type = site.own(H5Dget_type(dataset), H5Tclose, "H5Dget_type", object);
+      const std::size_t value_bytes = H5Tget_size(type.get());
+      if (value_bytes == 0) site.call_failed("H5Tget_size", object);
+      const hsize_t expected = saturating_product(values, value_bytes);
+      const hsize_t stored = H5Dget_storage_size(dataset);
+      if (stored == 0) site.fail(declared + " but stores none");
+      if (stored < expected) {
+        site.fail(
+            fmt::format("{} ({} bytes) but stores only {} bytes", declared, expected, stored));
+      }
+      return;
+    }
+    case H5D_CHUNKED: {
+      const std::vector<hsize_t> chunk =
+          chunk_dims(site, dataset, static_cast<int>(dims.size()), object);
+      hsize_t expected = 1;
+      for (std::size_t k = 0; k < dims.size(); ++k) {
+        if (chunk[k] == 0) site.fail(object + " has chunks of size 0");
+        expected = saturating_product(expected, (dims[k] + chunk[k] - 1) / chunk[k]);
+      }
+      // H5S_ALL is not handled by HDF5 1.10 here: the dataset's own dataspace selects it all.
+      const Handle space = site.own(H5Dget_space(dataset), H5Sclose, "H5Dget_space", object);
+      hsize_t stored = 0;
+      site.check(H5Dget_num_chunks(dataset, space.get(), &stored), "H5Dget_num_chunks", object);
+      if (stored == 0) site.fail(declared + " but stores none");
+      if (stored < expected) {
+        site.fail(
+            fmt::format("{} in {} chunks but stores only {} of them", declared, expected, stored));
+      }
+      return;
+    }
+    case H5D_VIRTUAL:
+      site.fail(object + " is a virtual dataset (not supported)");
+    case H5D_LAYOUT_ERROR:
+    case H5D_NLAYOUTS:
+      break;
+  }
+  site.call_failed("H5Pget_layout", object);
+}
+
 /// Link creation list that creates missing intermediate groups of a nested object name.
 Handle make_link_plist(const Site& site) {
   Handle plist = site.own(H5Pcreate(H5P_LINK_CREATE), H5Pclose, "H5Pcreate");
@@ -397,6 +473,43 @@ void close_written(const Site& site, Handle& file) {
   site.check(file.close(), "H5Fclose");
 }
 
+/// The errors of a collective read: the first is kept and thrown only once this rank has made
+/// every H5Dread call it owes the others (empty ones in place of the calls it skips), since a rank
+/// leaving early leaves the others waiting inside a collective transfer. Outside collective
+/// reading an error is thrown at once.
+class DeferredErrors {
+ public:
+  explicit DeferredErrors(bool collective) : collective_(collective) {}
+
+  /// Runs `read`, or `instead` (the empty read owed) once an error was kept.
+  template <typename Read, typename Instead>
+  void run(const Read& read, const Instead& instead) {
+    if (error_) {
+      try {
+        instead();
+      } catch (...) {
+        // The first error is the one reported.
+      }
+      return;
+    }
+    try {
+      read();
+    } catch (...) {
+      if (!collective_) throw;
+      error_ = std::current_exception();
+    }
+  }
+
+  /// Throws the kept error, if any.
+  void rethrow() const {
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
+  bool collective_;
+  std::exception_ptr error_;
+};
+
 }  // namespace
 
 struct Hdf5MatrixReader::Impl {
@@ -409,6 +522,8 @@ struct Hdf5MatrixReader::Impl {
   Handle group;            ///< the CSR group
   Handle data;             ///< CSR values
   Handle indices;          ///< CSR column indices
+  Handle indptr_set;       ///< CSR row starts (read whole once the order is accepted)
+  hsize_t entries = 0;     ///< CSR entries (length of data and indices)
   hsize_t block_rows = 1;  ///< dense rows per read block
   std::vector<std::int64_t> indptr;
   std::vector<double> values;         ///< read buffer
@@ -424,7 +539,9 @@ struct Hdf5MatrixReader::Impl {
   Impl(const std::string& path, std::string name)
       : site(path, /*reading=*/true), object(std::move(name)) {}
 
-  void open() {
+  /// Opens the object and checks its layout, its shape and that the file stores what it declares
+  /// (metadata only); then `check` judges the order; only then is anything of size n read.
+  void open(const OrderCheck& check) {
     file = open_for_reading(site, file_access.get() >= 0 ? file_access.get() : H5P_DEFAULT);
     if (!has_link(site, file.get(), object)) {
       site.fail("missing " + object + ": the file has no dataset or group named " + object);
@@ -435,12 +552,16 @@ struct Hdf5MatrixReader::Impl {
       case H5I_DATASET:
         dense = std::move(node);
         open_dense();
+        if (check) check(n);
         reopen_dense_with_cache();
         return;
       case H5I_GROUP:
         group = std::move(node);
         csr = true;
         open_csr();
+        if (check) check(n);
+        read_indptr();
+        indptr_set = Handle();
         return;
       default:
         site.fail(object + " is neither a dataset nor a group");
@@ -452,6 +573,7 @@ struct Hdf5MatrixReader::Impl {
     if (rows < 0 || rows > std::numeric_limits<Index>::max()) {
       site.fail(fmt::format("{} has an unsupported order {}", what, rows));
     }
+    if (rows == 0) site.fail(what + " is 0x0: the matrix has no ranks");
     n = static_cast<Index>(rows);
   }
 
@@ -467,6 +589,7 @@ struct Hdf5MatrixReader::Impl {
     }
     set_order(static_cast<std::int64_t>(dims[0]), static_cast<std::int64_t>(dims[1]),
               "dataset " + object);
+    require_stored(site, dense.get(), object, dims);
   }
 
   /// Chooses the read block and reopens the dataset with a chunk cache that holds one band of
@@ -532,13 +655,13 @@ struct Hdf5MatrixReader::Impl {
 
     data = open_member("data");
     indices = open_member("indices");
-    const Handle indptr_set = open_member("indptr");
+    indptr_set = open_member("indptr");
     const std::string data_name = object + "/data";
     const std::string indices_name = object + "/indices";
     const std::string indptr_name = object + "/indptr";
-    const hsize_t data_length = extent(site, data.get(), 1, data_name)[0];
-    const hsize_t indices_length = extent(site, indices.get(), 1, indices_name)[0];
-    const hsize_t indptr_length = extent(site, indptr_set.get(), 1, indptr_name)[0];
+    const std::vector<hsize_t> data_dims = extent(site, data.get(), 1, data_name);
+    const std::vector<hsize_t> indices_dims = extent(site, indices.get(), 1, indices_name);
+    const std::vector<hsize_t> indptr_dims = extent(site, indptr_set.get(), 1, indptr_name);
     {
       const Handle type = site.own(H5Dget_type(data.get()), H5Tclose, "H5Dget_type", data_name);
       require_numeric(site, type.get(), /*allow_float=*/true, data_name);
@@ -553,28 +676,44 @@ struct Hdf5MatrixReader::Impl {
           site.own(H5Dget_type(indptr_set.get()), H5Tclose, "H5Dget_type", indptr_name);
       require_numeric(site, type.get(), /*allow_float=*/false, indptr_name);
     }
-    if (indptr_length != static_cast<hsize_t>(n) + 1) {
-      site.fail(fmt::format("{} has {} entries, expected n + 1 = {}", indptr_name, indptr_length,
+    if (indptr_dims[0] != static_cast<hsize_t>(n) + 1) {
+      site.fail(fmt::format("{} has {} entries, expected n + 1 = {}", indptr_name, indptr_dims[0],
                             static_cast<std::int64_t>(n) + 1));
     }
-    if (data_length != indices_length) {
-      site.fail(fmt::format("{} has {} entries but {} has {}", data_name, data_length, indices_name,
-                            indices_length));
+    if (data_dims[0] != indices_dims[0]) {
+      site.fail(fmt::format("{} has {} entries but {} has {}", data_name, data_dims[0],
+                            indices_name, indices_dims[0]));
     }
-    indptr.resize(static_cast<std::size_t>(indptr_length));
-    site.check(
-        H5Dread(indptr_set.get(), H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, indptr.data()),
-        "H5Dread", indptr_name);
-    if (indptr[0] != 0) site.fail(fmt::format("{}[0] is {}, expected 0", indptr_name, indptr[0]));
-    for (std::size_t r = 0; r + 1 < indptr.size(); ++r) {
-      if (indptr[r + 1] < indptr[r]) {
-        site.fail(fmt::format("{} is not monotone: indptr[{}] = {} > indptr[{}] = {}", indptr_name,
-                              r, indptr[r], r + 1, indptr[r + 1]));
+    entries = data_dims[0];
+    require_stored(site, indptr_set.get(), indptr_name, indptr_dims);
+    require_stored(site, data.get(), data_name, data_dims);
+    require_stored(site, indices.get(), indices_name, indices_dims);
+  }
+
+  /// Reads indptr in blocks, checking each as it arrives: memory grows with what the file
+  /// delivers, and a bad value stops the reading.
+  void read_indptr() {
+    const std::string indptr_name = object + "/indptr";
+    const hsize_t length = static_cast<hsize_t>(n) + 1;
+    indptr.clear();
+    for (hsize_t first = 0; first < length; first += kBlockValues) {
+      const hsize_t count = std::min(kBlockValues, length - first);
+      indptr.resize(static_cast<std::size_t>(first + count));
+      read_1d(site, indptr_set.get(), H5T_NATIVE_INT64, first, count,
+              indptr.data() + static_cast<std::ptrdiff_t>(first), indptr_name);
+      if (first == 0 && indptr[0] != 0) {
+        site.fail(fmt::format("{}[0] is {}, expected 0", indptr_name, indptr[0]));
+      }
+      for (auto r = static_cast<std::size_t>(std::max<hsize_t>(first, 1)); r < indptr.size(); ++r) {
+        if (indptr[r] < indptr[r - 1]) {
+          site.fail(fmt::format("{} is not monotone: indptr[{}] = {} > indptr[{}] = {}",
+                                indptr_name, r - 1, indptr[r - 1], r, indptr[r]));
+        }
       }
     }
-    if (indptr.back() != static_cast<std::int64_t>(data_length)) {
-      site.fail(fmt::format("{} ends at {} but {} has {} entries", indptr_name, indptr.back(),
-                            data_name, data_length));
+    if (indptr.back() != static_cast<std::int64_t>(entries)) {
+      site.fail(fmt::format("{} ends at {} but {}/data has {} entries", indptr_name, indptr.back(),
+                            object, entries));
     }
   }
 
@@ -600,38 +739,53 @@ struct Hdf5MatrixReader::Impl {
                                      block_rows);
   }
 
-  /// Reads rows [first_row, first_row + row_count), then empty reads up to `reads` in all
-  /// (collective reading: every rank makes the same number of H5Dread calls).
-  void read_dense(Index first_row, Index row_count, kernels::Csr& rows, std::int64_t reads = 0) {
+  /// Appends the rows [r, r + count) held by `values` (count x n, row-major), checking them.
+  void take_dense_rows(hsize_t r, hsize_t count, kernels::Csr& rows) const {
+    const auto order = static_cast<hsize_t>(n);
+    for (hsize_t i = 0; i < count; ++i) {
+      const auto row = static_cast<Index>(r + i);
+      const double* line = values.data() + i * order;
+      for (Index c = 0; c < n; ++c) {
+        const double v = line[c];
+        if (v == 0.0) continue;
+        if (!(v > 0.0) || !std::isfinite(v)) bad_value(row, c, v);
+        if (c == row) continue;
+        rows.targets.push_back(c);
+        rows.weights.push_back(v);
+      }
+      rows.offsets.push_back(static_cast<Offset>(rows.targets.size()));
+    }
+  }
+
+  /// Reads rows [first_row, first_row + row_count); collective reading (`collective`) then makes
+  /// empty reads up to `reads` in all, so that every rank makes the same number of H5Dread calls,
+  /// and throws an error only once they are all made.
+  void read_dense(Index first_row, Index row_count, kernels::Csr& rows, bool collective,
+                  std::int64_t reads = 0) {
     const auto order = static_cast<hsize_t>(n);
     const hsize_t block =
-        reads > 0 ? block_rows
-                  : std::min(block_rows, static_cast<hsize_t>(std::max<Index>(row_count, 1)));
+        collective ? block_rows
+                   : std::min(block_rows, static_cast<hsize_t>(std::max<Index>(row_count, 1)));
     values.resize(static_cast<std::size_t>(block * order));
+    DeferredErrors calls(collective);
+    const auto nothing = [&] { read_nothing(site, dense.get(), transfer_plist(), object); };
     const auto end = static_cast<hsize_t>(first_row) + static_cast<hsize_t>(row_count);
     for (auto r = static_cast<hsize_t>(first_row); r < end; r += block) {
       const hsize_t count[2] = {std::min(block, end - r), order};
-      const hsize_t start[2] = {r, 0};
-      const RowBlock spaces = row_block(site, dense.get(), start, count, object);
-      site.check(H5Dread(dense.get(), H5T_NATIVE_DOUBLE, spaces.memory.get(), spaces.file.get(),
-                         transfer_plist(), values.data()),
-                 "H5Dread", object);
+      calls.run(
+          [&] {
+            const hsize_t start[2] = {r, 0};
+            const RowBlock spaces = row_block(site, dense.get(), start, count, object);
+            site.check(H5Dread(dense.get(), H5T_NATIVE_DOUBLE, spaces.memory.get(),
+                               spaces.file.get(), transfer_plist(), values.data()),
+                       "H5Dread", object);
+            take_dense_rows(r, count[0], rows);
+          },
+          nothing);
       --reads;
-      for (hsize_t i = 0; i < count[0]; ++i) {
-        const auto row = static_cast<Index>(r + i);
-        const double* line = values.data() + i * order;
-        for (Index c = 0; c < n; ++c) {
-          const double v = line[c];
-          if (v == 0.0) continue;
-          if (!(v > 0.0) || !std::isfinite(v)) bad_value(row, c, v);
-          if (c == row) continue;
-          rows.targets.push_back(c);
-          rows.weights.push_back(v);
-        }
-        rows.offsets.push_back(static_cast<Offset>(rows.targets.size()));
-      }
     }
-    for (; reads > 0; --reads) read_nothing(site, dense.get(), transfer_plist(), object);
+    for (; reads > 0; --reads) calls.run(nothing, nothing);
+    calls.rethrow();
   }
 
   /// CSR blocks `read_csr` makes for rows [first_row, first_row + row_count).
@@ -654,67 +808,97 @@ struct Hdf5MatrixReader::Impl {
     }
   }
 
-  /// Reads rows [first_row, first_row + row_count), then empty reads up to `reads` blocks in all.
-  void read_csr(Index first_row, Index row_count, kernels::Csr& rows, std::int64_t reads = 0) {
+  /// Appends the rows [r, r_end) whose entries, from entry `first` on, `values` and `columns` hold.
+  void take_csr_rows(std::size_t r, std::size_t r_end, hsize_t first, kernels::Csr& rows) const {
+    for (; r < r_end; ++r) {
+      const std::size_t start = rows.targets.size();
+      for (auto e = static_cast<std::size_t>(indptr[r]);
+           e < static_cast<std::size_t>(indptr[r + 1]); ++e) {
+        const std::size_t k = e - static_cast<std::size_t>(first);
+        const std::int64_t c = columns[k];
+        const double v = values[k];
+        if (c < 0 || c >= n) {
+          site.fail(fmt::format("{}/indices[{}] = {} is out of range [0, {}) (row {})", object, e,
+                                c, n, r));
+        }
+        if (v == 0.0) continue;
+        if (!(v > 0.0) || !std::isfinite(v)) bad_value(static_cast<std::int64_t>(r), c, v);
+        if (c == static_cast<std::int64_t>(r)) continue;
+        rows.targets.push_back(static_cast<Index>(c));
+        rows.weights.push_back(v);
+      }
+      canonicalize_row(rows, start);
+      rows.offsets.push_back(static_cast<Offset>(rows.targets.size()));
+    }
+  }
+
+  /// Reads rows [first_row, first_row + row_count); collective reading (`collective`) first makes
+  /// empty reads up to `reads` blocks in all and throws an error only once every read is made.
+  void read_csr(Index first_row, Index row_count, kernels::Csr& rows, bool collective,
+                std::int64_t reads = 0) {
     const std::size_t end =
         static_cast<std::size_t>(first_row) + static_cast<std::size_t>(row_count);
     std::size_t r = static_cast<std::size_t>(first_row);
-    for (; reads > csr_reads(first_row, row_count); --reads) {
-      read_nothing(site, data.get(), transfer_plist(), object + "/data");
-      read_nothing(site, indices.get(), transfer_plist(), object + "/indices");
+    DeferredErrors calls(collective);
+    const std::string data_name = object + "/data";
+    const std::string indices_name = object + "/indices";
+    const auto nothing_data = [&] { read_nothing(site, data.get(), transfer_plist(), data_name); };
+    const auto nothing_indices = [&] {
+      read_nothing(site, indices.get(), transfer_plist(), indices_name);
+    };
+    for (; collective && reads > csr_reads(first_row, row_count); --reads) {
+      calls.run(nothing_data, nothing_data);
+      calls.run(nothing_indices, nothing_indices);
     }
     while (r < end) {
       // Rows [r, r_end) whose entries fit one read (a single longer row is read alone).
       const std::size_t r_end = csr_block_end(r, end);
       const auto first = static_cast<hsize_t>(indptr[r]);
       const auto count = static_cast<hsize_t>(indptr[r_end] - indptr[r]);
-      values.resize(static_cast<std::size_t>(count));
-      columns.resize(static_cast<std::size_t>(count));
-      read_entries(data.get(), H5T_NATIVE_DOUBLE, first, count, values.data(), object + "/data");
-      read_entries(indices.get(), H5T_NATIVE_INT64, first, count, columns.data(),
-                   object + "/indices");
-      for (; r < r_end; ++r) {
-        const std::size_t start = rows.targets.size();
-        for (auto e = static_cast<std::size_t>(indptr[r]);
-             e < static_cast<std::size_t>(indptr[r + 1]); ++e) {
-          const std::size_t k = e - static_cast<std::size_t>(first);
-          const std::int64_t c = columns[k];
-          const double v = values[k];
-          if (c < 0 || c >= n) {
-            site.fail(fmt::format("{}/indices[{}] = {} is out of range [0, {}) (row {})", object, e,
-                                  c, n, r));
-          }
-          if (v == 0.0) continue;
-          if (!(v > 0.0) || !std::isfinite(v)) bad_value(static_cast<std::int64_t>(r), c, v);
-          if (c == static_cast<std::int64_t>(r)) continue;
-          rows.targets.push_back(static_cast<Index>(c));
-          rows.weights.push_back(v);
-        }
-        canonicalize_row(rows, start);
-        rows.offsets.push_back(static_cast<Offset>(rows.targets.size()));
-      }
+      calls.run(
+          [&] {
+            values.resize(static_cast<std::size_t>(count));
+            read_entries(data.get(), H5T_NATIVE_DOUBLE, first, count, values.data(), data_name);
+          },
+          nothing_data);
+      calls.run(
+          [&] {
+            columns.resize(static_cast<std::size_t>(count));
+            read_entries(indices.get(), H5T_NATIVE_INT64, first, count, columns.data(),
+                         indices_name);
+          },
+          nothing_indices);
+      calls.run([&] { take_csr_rows(r, r_end, first, rows); }, [] {});
+      r = r_end;
     }
+    calls.rethrow();
   }
 };
 
-Hdf5MatrixReader::Hdf5MatrixReader(const std::string& path, const std::string& object)
+Hdf5MatrixReader::Hdf5MatrixReader(const std::string& path, const std::string& object,
+                                   const OrderCheck& check)
     : impl_(std::make_unique<Impl>(path, object)) {
   const QuietErrors quiet;
-  impl_->open();
+  impl_->open(check);
 }
 
 Hdf5MatrixReader::Hdf5MatrixReader(const std::string& path, const std::string& object,
-                                   MPI_Comm comm)
+                                   MPI_Comm comm, const OrderCheck& check)
     : impl_(std::make_unique<Impl>(path, object)) {
   const QuietErrors quiet;
   Impl& impl = *impl_;
   impl.comm = comm;
-  impl.file_access = impl.site.own(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "H5Pcreate");
-  impl.site.check(H5Pset_fapl_mpio(impl.file_access.get(), comm, MPI_INFO_NULL),
-                  "H5Pset_fapl_mpio");
-  impl.transfer = impl.site.own(H5Pcreate(H5P_DATASET_XFER), H5Pclose, "H5Pcreate");
-  impl.site.check(H5Pset_dxpl_mpio(impl.transfer.get(), H5FD_MPIO_COLLECTIVE), "H5Pset_dxpl_mpio");
-  impl.open();
+  // Every rank opens the same file: they agree on the outcome before any of them returns, or
+  // unwinds and closes its file (H5Fclose is collective) while others would still be opening.
+  run_agreed(comm, [&] {
+    impl.file_access = impl.site.own(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "H5Pcreate");
+    impl.site.check(H5Pset_fapl_mpio(impl.file_access.get(), comm, MPI_INFO_NULL),
+                    "H5Pset_fapl_mpio");
+    impl.transfer = impl.site.own(H5Pcreate(H5P_DATASET_XFER), H5Pclose, "H5Pcreate");
+    impl.site.check(H5Pset_dxpl_mpio(impl.transfer.get(), H5FD_MPIO_COLLECTIVE),
+                    "H5Pset_dxpl_mpio");
+    impl.open(check);
+  });
 }
 
 void Hdf5MatrixReader::read_rows_collective(Index first_row, Index row_count, kernels::Csr& rows) {
@@ -733,11 +917,14 @@ void Hdf5MatrixReader::read_rows_collective(Index first_row, Index row_count, ke
   std::int64_t reads = 0;
   if (MPI_Allreduce(&mine, &reads, 1, MPI_INT64_T, MPI_MAX, impl.comm) != MPI_SUCCESS)
     impl.site.fail("MPI_Allreduce failed while agreeing on the collective reads");
-  if (impl.csr) {
-    impl.read_csr(first_row, row_count, rows, reads);
-  } else {
-    impl.read_dense(first_row, row_count, rows, reads);
-  }
+  // A bad value or a failed read on one rank is thrown on every rank, once all reads are made.
+  run_agreed(impl.comm, [&] {
+    if (impl.csr) {
+      impl.read_csr(first_row, row_count, rows, /*collective=*/true, reads);
+    } else {
+      impl.read_dense(first_row, row_count, rows, /*collective=*/true, reads);
+    }
+  });
 }
 
 Hdf5MatrixReader::~Hdf5MatrixReader() = default;
@@ -757,9 +944,9 @@ void Hdf5MatrixReader::read_rows(Index first_row, Index row_count, kernels::Csr&
   }
   const QuietErrors quiet;
   if (impl_->csr) {
-    impl_->read_csr(first_row, row_count, rows);
+    impl_->read_csr(first_row, row_count, rows, /*collective=*/false);
   } else {
-    impl_->read_dense(first_row, row_count, rows);
+    impl_->read_dense(first_row, row_count, rows, /*collective=*/false);
   }
 }
 
@@ -777,7 +964,7 @@ Index Hdf5MatrixReader::block_end(Index first_row) const {
 }
 
 Offset Hdf5MatrixReader::stored_entries() const {
-  return impl_->csr ? static_cast<Offset>(impl_->indptr.back()) : 0;
+  return impl_->csr ? static_cast<Offset>(impl_->entries) : 0;
 }
 
 namespace {
@@ -785,7 +972,8 @@ namespace {
 /// Row blocks of one matrix of an HDF5 file.
 class Hdf5RowSource final : public MatrixRowSource {
  public:
-  Hdf5RowSource(const std::string& path, const std::string& object) : reader_(path, object) {}
+  Hdf5RowSource(const std::string& path, const std::string& object, const OrderCheck& check)
+      : reader_(path, object, check) {}
 
   [[nodiscard]] Index size() const override { return reader_.size(); }
   [[nodiscard]] Offset expected_entries() const override { return reader_.stored_entries(); }
@@ -807,8 +995,9 @@ class Hdf5RowSource final : public MatrixRowSource {
 }  // namespace
 
 std::unique_ptr<MatrixRowSource> open_hdf5_row_source(const std::string& path,
-                                                      const std::string& object) {
-  return std::make_unique<Hdf5RowSource>(path, object);
+                                                      const std::string& object,
+                                                      const OrderCheck& check) {
+  return std::make_unique<Hdf5RowSource>(path, object, check);
 }
 
 bool hdf5_has_object(const std::string& path, const std::string& object) {

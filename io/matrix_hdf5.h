@@ -35,17 +35,26 @@ bool hdf5_has_group_member(const std::string& path, const std::string& object,
 /// `object` is either a 2-D dataset of any integer or floating-point type (read as double) or a
 /// group in the scipy/anndata csr_matrix encoding: datasets "data" (numeric), "indices" and
 /// "indptr" (integer) and an integer attribute "shape" = [n, n]; an attribute "encoding-type", if
-/// present, must be "csr_matrix". Every value must be finite and >= 0; CSR indptr must start at 0,
-/// be monotone, have n + 1 entries and end at the number of entries; indices must lie in [0, n).
-/// Opens the file serially; read_rows() takes a row range so that ranks can share the reading.
+/// present, must be "csr_matrix". n must be at least 1. Every value must be finite and >= 0; CSR
+/// indptr must start at 0, be monotone, have n + 1 entries and end at the number of entries;
+/// indices must lie in [0, n). Every dataset must store what its extent declares: all its bytes
+/// (contiguous) or all its chunks (chunked; compressed chunks may be small), so that no read
+/// returns the fill values of data never written. Opens the file serially; read_rows() takes a
+/// row range so that ranks can share the reading.
 class Hdf5MatrixReader {
  public:
-  /// Opens and validates the layout and shape (the values are checked as rows are read).
-  /// Throws InputError(path, ...) naming the problem.
-  Hdf5MatrixReader(const std::string& path, const std::string& object);
+  /// Opens and validates the layout, the shape and the storage (metadata only), then calls `check`
+  /// (if any) with n, then reads a CSR group's indptr (in blocks, checked as they arrive); the
+  /// values are checked as rows are read. Throws InputError(path, ...) naming the problem, or
+  /// whatever `check` throws.
+  explicit Hdf5MatrixReader(const std::string& path, const std::string& object,
+                            const OrderCheck& check = {});
   /// Opens the file on every rank of `comm` at once (MPI-IO driver; collective) for
-  /// read_rows_collective.
-  Hdf5MatrixReader(const std::string& path, const std::string& object, MPI_Comm comm);
+  /// read_rows_collective, with the same checks. Collective and agreed: either it succeeds on
+  /// every rank or every rank throws the same AgreedError (io/agreement.h), the lowest failing
+  /// rank's error, after which every rank has closed the file.
+  Hdf5MatrixReader(const std::string& path, const std::string& object, MPI_Comm comm,
+                   const OrderCheck& check = {});
   ~Hdf5MatrixReader();
   Hdf5MatrixReader(const Hdf5MatrixReader&) = delete;
   Hdf5MatrixReader& operator=(const Hdf5MatrixReader&) = delete;
@@ -62,7 +71,10 @@ class Hdf5MatrixReader {
 
   /// Collective over the communicator given at construction: every rank appends its own rows
   /// [first_row, first_row + row_count) (ranges may differ, or be empty) with collective MPI-IO
-  /// transfers, every rank making the same number of H5Dread calls. Same checks as read_rows.
+  /// transfers, every rank making the same number of H5Dread calls. Same checks as read_rows, but
+  /// agreed: a bad value or a failed read on one rank (seen once that rank made all its reads)
+  /// makes every rank throw the same AgreedError, so none is left inside a collective call and the
+  /// file can then be closed by all.
   void read_rows_collective(kernels::Index first_row, kernels::Index row_count, kernels::Csr& rows);
 
   /// Where a block starting at `first_row` should end: dense, a whole number of the dataset's
@@ -80,9 +92,11 @@ class Hdf5MatrixReader {
 /// Reads the whole matrix at `object` of `path` as directed rows (rows.n = n).
 kernels::Csr read_hdf5_matrix_rows(const std::string& path, const std::string& object);
 
-/// The matrix at `object` of `path` as a stream of row blocks (Hdf5MatrixReader::block_end).
+/// The matrix at `object` of `path` as a stream of row blocks (Hdf5MatrixReader::block_end);
+/// `check` judges the order before any row is read (see Hdf5MatrixReader).
 std::unique_ptr<MatrixRowSource> open_hdf5_row_source(const std::string& path,
-                                                      const std::string& object);
+                                                      const std::string& object,
+                                                      const OrderCheck& check = {});
 
 /// Whether a writer starts a new file or adds an object to an existing one.
 enum class Hdf5WriteMode {

@@ -6,8 +6,10 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -55,8 +57,25 @@ bool parse_real(std::string_view token, double& value) {
   return ec == std::errc() && ptr == token.data() + token.size() && std::isfinite(value);
 }
 
+/// A token as it may appear in a one-line message: at most 32 characters, the bytes that are not
+/// printable ASCII (a binary file, a stray BOM) shown as '?'.
 std::string quote(std::string_view token) {
-  return "'" + std::string(token.substr(0, 32)) + (token.size() > 32 ? "...'" : "'");
+  std::string out = "'";
+  for (std::size_t i = 0; i < token.size() && i < 32; ++i) {
+    const auto c = static_cast<unsigned char>(token[i]);
+    out += (c >= 0x20 && c < 0x7f) ? static_cast<char>(c) : '?';
+  }
+  if (token.size() > 32) out += "...";
+  return out + "'";
+}
+
+/// The size of the file `path` in bytes, or nothing when it has none (a pipe).
+std::optional<std::uintmax_t> regular_file_size(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return std::nullopt;
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (ec) return std::nullopt;
+  return size;
 }
 
 /// What the header announces.
@@ -100,7 +119,25 @@ Header parse_header(const std::string& path, std::int64_t line_number,
         path, where + "ncon " + quote(tokens[3]) + " must be a positive count of vertex weights");
   }
   h.skip = (vertex_sizes ? 1 : 0) + (vertex_weights ? static_cast<int>(ncon) : 0);
+  if (h.n == 0) throw InputError(path, where + "header says 0 vertices: the graph has no ranks");
   return h;
+}
+
+/// Refuses counts the file cannot hold, before anything is sized from them: every vertex line
+/// takes at least one byte, and every edge is listed twice, each time as a token followed by a
+/// blank or a line end (but the file's last byte), so 2 x 2 x m - 1 bytes at least.
+void check_header_fits(const std::string& path, const Header& h, std::uintmax_t bytes) {
+  if (static_cast<std::uintmax_t>(h.n) > bytes) {
+    throw InputError(path, "header says " + std::to_string(h.n) + " vertices but the file (" +
+                               std::to_string(bytes) +
+                               " bytes) cannot hold that many vertex lines");
+  }
+  const std::uintmax_t max_edges = (bytes + 1) / 4;
+  if (static_cast<std::uintmax_t>(h.m) > max_edges) {
+    throw InputError(path, "header says " + std::to_string(h.m) + " edges but the file (" +
+                               std::to_string(bytes) + " bytes) can hold at most " +
+                               std::to_string(max_edges));
+  }
 }
 
 /// Checks that every edge u->v has its reverse v->u with the same weight (rows sorted), naming the
@@ -146,10 +183,13 @@ void check_symmetric(const std::string& path, Index n, const std::vector<Offset>
 /// edge-count checks, which need all rows).
 class MetisRowParser {
  public:
-  explicit MetisRowParser(const std::string& path) : path_(path), lines_(path) {
+  explicit MetisRowParser(const std::string& path)
+      : path_(path), lines_(path), bytes_(regular_file_size(path)) {
     std::string_view line;
     bool found_header = false;
     while (lines_.next(line)) {
+      if (lines_.line_number() == 1 && line.substr(0, 3) == "\xEF\xBB\xBF")
+        line.remove_prefix(3);  // UTF-8 BOM
       if (is_comment(line)) continue;
       split(line, tokens_);
       if (tokens_.empty()) continue;
@@ -158,9 +198,17 @@ class MetisRowParser {
     }
     if (!found_header) throw InputError(path_, "empty file: no METIS header \"n m [fmt [ncon]]\"");
     header_ = parse_header(path_, lines_.line_number(), tokens_);
+    if (bytes_) check_header_fits(path_, header_, *bytes_);
   }
 
   [[nodiscard]] const Header& header() const { return header_; }
+  /// Entries (2 m) to reserve: the header's, once known to fit the file; 0 for a pipe.
+  [[nodiscard]] Offset expected_entries() const { return bytes_ ? 2 * header_.m : 0; }
+  /// Row offsets to reserve: n + 1 once known to fit the file; a block's worth for a pipe.
+  [[nodiscard]] std::size_t expected_offsets() const {
+    const auto rows = static_cast<std::size_t>(header_.n) + 1;
+    return bytes_ ? rows : std::min<std::size_t>(rows, static_cast<std::size_t>(kRowBlockRows));
+  }
   [[nodiscard]] bool finished() const { return finished_; }
 
   /// Appends up to `max_rows` vertex rows (or until `max_entries`); after the last vertex line it
@@ -255,6 +303,7 @@ class MetisRowParser {
 
   const std::string& path_;
   TextLines lines_;
+  std::optional<std::uintmax_t> bytes_;  ///< the file's size (nothing for a pipe)
   Header header_;
   std::vector<std::string_view> tokens_;
   std::vector<std::pair<Index, Weight>> row_;
@@ -287,9 +336,7 @@ class MetisRowSource final : public MatrixRowSource {
   explicit MetisRowSource(const std::string& path) : path_(path), parser_(path_) {}
 
   [[nodiscard]] Index size() const override { return parser_.header().n; }
-  [[nodiscard]] Offset expected_entries() const override {
-    return static_cast<Offset>(2 * parser_.header().m);
-  }
+  [[nodiscard]] Offset expected_entries() const override { return parser_.expected_entries(); }
 
   Index append_rows(kernels::Csr& rows) override {
     if (parser_.finished()) return 0;
@@ -329,11 +376,12 @@ class MetisRowSource final : public MatrixRowSource {
 
 }  // namespace
 
-CommGraph read_metis_graph(const std::string& path) {
+CommGraph read_metis_graph(const std::string& path, const OrderCheck& check) {
   MetisRowParser parser(path);
+  if (check) check(parser.header().n);
   kernels::Csr rows;
   rows.n = parser.header().n;
-  rows.offsets.reserve(static_cast<std::size_t>(rows.n) + 1);
+  rows.offsets.reserve(parser.expected_offsets());
   while (!parser.finished()) {
     parser.append_rows(rows, std::numeric_limits<Index>::max(), std::numeric_limits<Offset>::max());
   }

@@ -201,17 +201,19 @@ Hdf5Objects hdf5_objects(const std::string& given, Metric metric) {
   return Hdf5Objects{path, has_size ? size_name : matrix_name, has_msg ? msg_name : ""};
 }
 
-/// HDF5: size and msg carry both metrics; matrix (or size alone) only the size.
-Source hdf5_source(const std::string& given, Metric metric) {
+/// HDF5: size and msg carry both metrics; matrix (or size alone) only the size. The readers call
+/// `check` before reading any row.
+Source hdf5_source(const std::string& given, Metric metric, const OrderCheck& check) {
   const Hdf5Objects objects = hdf5_objects(given, metric);
   switch (metric) {
     case Metric::kSize:
-      return open_hdf5_row_source(objects.path, objects.size);
+      return open_hdf5_row_source(objects.path, objects.size, check);
     case Metric::kMsg:
-      return open_hdf5_row_source(objects.path, objects.msg);
+      return open_hdf5_row_source(objects.path, objects.msg, check);
     case Metric::kAvg:
-      return average_source(open_hdf5_row_source(objects.path, objects.size),
-                            open_hdf5_row_source(objects.path, objects.msg), given, objects.msg);
+      return average_source(open_hdf5_row_source(objects.path, objects.size, check),
+                            open_hdf5_row_source(objects.path, objects.msg, check), given,
+                            objects.msg);
   }
   return {};
 }
@@ -267,29 +269,37 @@ std::optional<Hdf5MatrixLocation> locate_hdf5_matrix(const std::string& given, M
   return Hdf5MatrixLocation{objects.path, metric == Metric::kMsg ? objects.msg : objects.size};
 }
 
-CommGraph read_matrix(const std::string& path, Metric metric) {
+CommGraph read_matrix(const std::string& path, Metric metric, const OrderCheck& check) {
   const Kind kind = classify(path);
   if (kind == Kind::kMetis) {
     // Read whole: the exact symmetry check needs every row anyway.
     require_size_metric_for_metis(path, metric);
-    return read_metis_graph(path);
+    return read_metis_graph(path, check);
   }
-  return to_graph(read_all_rows(*open_matrix_source(path, metric)));
+  return to_graph(read_all_rows(*open_matrix_source(path, metric, check)));
 }
 
-std::unique_ptr<MatrixRowSource> open_matrix_source(const std::string& path, Metric metric) {
+std::unique_ptr<MatrixRowSource> open_matrix_source(const std::string& path, Metric metric,
+                                                    const OrderCheck& check) {
+  // HDF5 readers check the order before reading the CSR indptr; the text readers know it once
+  // the header (METIS) or the first row (dense text, CSV) is read.
+  Source source;
   switch (classify(path)) {
     case Kind::kHdf5:
-      return hdf5_source(path, metric);
+      return hdf5_source(path, metric, check);
     case Kind::kMetis:
       require_size_metric_for_metis(path, metric);
-      return open_metis_row_source(path);
+      source = open_metis_row_source(path);
+      break;
     case Kind::kCsv:
-      return csv_source(path, metric);
+      source = csv_source(path, metric);
+      break;
     case Kind::kDenseText:
-      return dense_text_metric_source(path, metric);
+      source = dense_text_metric_source(path, metric);
+      break;
   }
-  return {};
+  if (check) check(source->size());
+  return source;
 }
 
 bool has_both_metrics(const std::string& path) {

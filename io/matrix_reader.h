@@ -1,6 +1,7 @@
 // Reads a communication matrix from any supported file format into the CommGraph model.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -10,6 +11,11 @@ namespace treematch::io {
 
 /// Which quantity to map on when the input carries both bytes and message counts.
 enum class Metric { kSize, kMsg, kAvg };
+
+/// Called by a reader with the matrix order n as soon as the file's header gives it, before any row
+/// (or any array of n entries) is read: a caller that knows how many processes it can place
+/// refuses a matrix too large for them at once, without reading it. Throws to refuse.
+using OrderCheck = std::function<void(Index n)>;
 
 /// Parses "size" | "msg" | "avg"; throws InputError otherwise.
 Metric parse_metric(const std::string& text);
@@ -24,8 +30,11 @@ Metric parse_metric(const std::string& text);
 ///          attribute shape); or /size and /msg for both metrics;
 ///   FILE.h5:/OBJECT: the same inside the group OBJECT (OBJECT/size and OBJECT/msg, or
 ///          OBJECT/matrix), or the matrix OBJECT itself (size only); see split_hdf5_object.
-/// Throws InputError("<path>", "<what is wrong>") for every malformed input.
-CommGraph read_matrix(const std::string& path, Metric metric = Metric::kSize);
+/// Throws InputError("<path>", "<what is wrong>") for every malformed input (a matrix of order 0
+/// included: it has no ranks to map). `check`, if given, is called with the order before any row is
+/// read (see OrderCheck).
+CommGraph read_matrix(const std::string& path, Metric metric = Metric::kSize,
+                      const OrderCheck& check = {});
 
 /// Where one metric of an HDF5 input lives, for readers that share the rows between MPI ranks.
 struct Hdf5MatrixLocation {

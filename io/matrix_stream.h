@@ -93,8 +93,11 @@ std::unique_ptr<MatrixRowSource> average_source(std::unique_ptr<MatrixRowSource>
 /// InputError messages) but as a stream of row blocks. `metric` picks the quantity when the input
 /// carries both (see has_both_metrics). METIS files are checked for symmetry while streaming by an
 /// O(n)-memory fingerprint; when it fails, the file is read once more in full to name the first
-/// edge without its reverse.
-std::unique_ptr<MatrixRowSource> open_matrix_source(const std::string& path, Metric metric);
+/// edge without its reverse. `check`, if given, is called with the order before any row is
+/// handed over (HDF5: before the CSR indptr is read; dense text and CSV: once the first row gave
+/// it).
+std::unique_ptr<MatrixRowSource> open_matrix_source(const std::string& path, Metric metric,
+                                                    const OrderCheck& check = {});
 
 /// True when `path` carries both bytes and message counts: a MapLib "X.size.csv"/"X.count.csv"
 /// pair whose sibling exists, or an HDF5 file with /msg (and /size or /matrix).

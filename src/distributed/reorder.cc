@@ -2,15 +2,16 @@
 #include "src/distributed/reorder.h"
 
 #include <algorithm>
-#include <array>
 #include <climits>
 #include <cstdint>
 #include <new>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "io/agreement.h"
 #include "io/input_error.h"
 #include "io/matrix_reader.h"
 #include "io/process_binding.h"
@@ -37,20 +38,12 @@ Ranks ranks_of(MPI_Comm comm) {
 /// Every rank learns whether any rank failed; then all throw the lowest failing rank's error.
 void agree(MPI_Comm comm, int error_class, const std::string& message) {
   const Ranks me = ranks_of(comm);
-  const int mine = error_class == MPI_SUCCESS ? me.size : me.rank;
-  int first = me.size;
-  check_mpi(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
-  if (first == me.size) return;
   const std::string text =
-      me.rank == first ? (me.size > 1 ? "rank " + std::to_string(me.rank) + ": " : "") + message
-                       : std::string();
-  std::array<int, 2> header{error_class,
-                            static_cast<int>(std::min<std::size_t>(text.size(), INT_MAX))};
-  check_mpi(MPI_Bcast(header.data(), 2, MPI_INT, first, comm), "MPI_Bcast");
-  std::string received(static_cast<std::size_t>(header[1]), '\0');
-  if (me.rank == first) received = text.substr(0, received.size());
-  check_mpi(MPI_Bcast(received.data(), header[1], MPI_CHAR, first, comm), "MPI_Bcast");
-  throw ReorderError(received, header[0], me.rank == first);
+      error_class == MPI_SUCCESS
+          ? std::string()
+          : (me.size > 1 ? "rank " + std::to_string(me.rank) + ": " : "") + message;
+  const std::optional<io::RankFailure> failure = io::lowest_failure(comm, error_class, text);
+  if (failure) throw ReorderError(failure->message, failure->code, me.rank == failure->rank);
 }
 
 /// Runs `step` on every rank of `comm`, then agree()s on its outcome: a failure on any rank (an

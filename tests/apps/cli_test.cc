@@ -2,10 +2,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <set>
+#include <span>
 
 #include <nlohmann/json.hpp>
 
@@ -172,6 +174,54 @@ TEST(CliMap, TruncatedHdf5IsAOneLineErrorWithoutOutput) {
   EXPECT_FALSE(std::filesystem::exists(out));
 }
 
+TEST(CliMap, EmptyHdf5MatricesAreRefusedByMapAndConvert) {
+  TempDir dir;
+  const std::string dense = dir.file("dense.h5");
+  const std::string csr = dir.file("csr.h5");
+  io::write_matrix_hdf5_dense(dense, 0, std::vector<double>{});
+  io::write_matrix_hdf5_csr(csr, kernels::CsrView{0, std::vector<Offset>{0}, {}, {}});
+  for (const std::string& matrix : {dense, csr}) {
+    const std::string out = dir.file("out");
+    for (const std::string& command : {"map -m " + matrix + " -t 'tleaf 1 8 1' -o " + out,
+                                       "convert " + matrix + " " + out + ".mat"}) {
+      const CommandResult run = run_treematch(command, dir);
+      EXPECT_EQ(run.exit_code, 2) << command;
+      EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
+      EXPECT_NE(run.err.find(matrix + ": "), std::string::npos) << run.err;
+      EXPECT_NE(run.err.find("the matrix has no ranks"), std::string::npos) << run.err;
+    }
+    EXPECT_FALSE(std::filesystem::exists(out));
+    EXPECT_FALSE(std::filesystem::exists(out + ".mat"));
+  }
+}
+
+TEST(CliMap, TooManyProcessesInAnHdf5MatrixAreRefusedBeforeItsRowsAreRead) {
+  // 300 ranks, the last row holds a NaN: on 8 cores the shape alone refuses it.
+  TempDir dir;
+  const std::string matrix = dir.file("m.h5");
+  io::write_matrix_hdf5_dense(matrix, 300, [](Index row, std::span<double> values) {
+    values[static_cast<std::size_t>((row + 1) % 300)] = row == 299 ? std::nan("") : 1.0;
+  });
+  const std::string out = dir.file("out.perm");
+  const CommandResult run = run_treematch("map -m " + matrix + " -t 'tleaf 1 8 1' -o " + out, dir);
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
+  EXPECT_NE(run.err.find(matrix + ": 300 processes but tleaf 1 8 1 offers 8 slots"),
+            std::string::npos)
+      << run.err;
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
+TEST(CliMap, MetisWithUtf8BomMaps) {
+  TempDir dir;
+  const std::string graph = dir.write("m.graph",
+                                      "\xEF\xBB\xBF"
+                                      "3 2\n2\n1 3\n2\n");
+  const CommandResult run = run_treematch("map -m " + graph + " -t 'tleaf 1 4 1'", dir);
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(parse_perm(run.out).size(), 3u);
+}
+
 struct BadInput {
   std::string name;
   std::string file;        ///< fixture file name ("" = none)
@@ -281,7 +331,23 @@ INSTANTIATE_TEST_SUITE_P(
                  "map -m {file} -t 'tleaf 1 2 1' --oversubscribe 0",
                  "--oversubscribe: must be a number >= 1, not '0'", false},
         BadInput{"unknown_option", "m.mat", "0 1\n1 0\n", "map -m {file} -t 'tleaf 1 2 1' --bogus",
-                 "--bogus", false}),
+                 "--bogus", false},
+        BadInput{"metis_no_vertices", "m.graph", "0 0\n", "map -m {file} -t 'tleaf 1 2 1'",
+                 "header says 0 vertices: the graph has no ranks"},
+        BadInput{"metis_edges_beyond_the_file", "m.graph", "4 9223372036854775807\n2\n1\n4\n3\n",
+                 "map -m {file} -t 'tleaf 1 8 1'", "can hold at most 7"},
+        BadInput{"metis_raw_bytes_are_not_echoed", "m.graph",
+                 "3 2 001\n2 1 3 \x01\x02\xff\xfe" + std::string(300, 'A') + "\n1 1\n1 1\n",
+                 "map -m {file} -t 'tleaf 1 8 1'",
+                 "edge weight '????AAAAAAAAAAAAAAAAAAAAAAAAAAAA...'"},
+        // The processes are counted from the first row (text), the header (METIS): a matrix too
+        // large for the slots is refused before its bad last row is read.
+        BadInput{"too_many_processes_before_the_rows_of_a_mat", "m.mat",
+                 "0 1 1 1 1 1 1 1 1 1\n1 0 1 1 1 1 1 1 1 nan\n", "map -m {file} -t 'tleaf 1 8 1'",
+                 "10 processes but tleaf 1 8 1 offers 8 slots"},
+        BadInput{"too_many_processes_before_the_rows_of_a_graph", "m.graph",
+                 "100 0\nx\n" + std::string(120, '\n'), "map -m {file} -t 'tleaf 1 8 1'",
+                 "100 processes but tleaf 1 8 1 offers 8 slots"}),
     [](const ::testing::TestParamInfo<BadInput>& param) { return param.param.name; });
 
 }  // namespace

@@ -225,7 +225,18 @@ INSTANTIATE_TEST_SUITE_P(
         BadConvert{"unknown_extension", "m.mat", "0 1\n1 0\n", "convert {file} {out}", "o.txt",
                    "cannot tell the output format", false},
         BadConvert{"chunk_rows_on_csr", "m.mat", "0 1\n1 0\n",
-                   "convert {file} {out} --chunk-rows 4", "o.h5", "--chunk-rows", false}),
+                   "convert {file} {out} --chunk-rows 4", "o.h5", "--chunk-rows", false},
+        // METIS output holds the whole matrix: nothing is sized from header counts the file
+        // cannot hold (2 x (2^63 - 1) entries; 2^31 - 1 rows).
+        BadConvert{"metis_edges_beyond_the_file_to_metis", "m.graph",
+                   "4 9223372036854775807\n2\n1\n4\n3\n", "convert {file} {out}", "o.graph",
+                   "header says 9223372036854775807 edges but the file (30 bytes) can hold at most "
+                   "7"},
+        BadConvert{"metis_vertices_beyond_the_file_to_metis", "m.graph", "2147483647 1\n2\n1\n",
+                   "convert {file} {out}", "o.graph",
+                   "header says 2147483647 vertices but the file (17 bytes) cannot hold"},
+        BadConvert{"metis_no_vertices_to_mat", "m.graph", "0 0\n", "convert {file} {out}", "o.mat",
+                   "no ranks"}),
     [](const ::testing::TestParamInfo<BadConvert>& param) { return param.param.name; });
 
 TEST(CliGenerate, HierarchicalDenseHdf5ReadsBackAndMaps) {

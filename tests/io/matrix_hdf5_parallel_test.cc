@@ -1,16 +1,20 @@
 // Under mpiexec: every rank writes its block of rows of one HDF5 file (parallel HDF5), rank 0 reads
-// it back with the serial reader; failures end on every rank at once.
+// it back with the serial reader; every rank reads its rows with the collective reader; failures
+// end on every rank at once.
 #include <mpi.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "io/agreement.h"
+#include "io/input_error.h"
 #include "io/matrix_hdf5.h"
 #include "io/matrix_hdf5_parallel.h"
 #include "tests/mpi_world.h"
@@ -168,6 +172,84 @@ TEST(Hdf5ParallelCsrFile, RowsThatDoNotAddUpToTheOrderAreRejectedBeforeWriting) 
   // The file is still usable afterwards.
   file.write("/size", order(), local_rows());
   file.close();
+}
+
+/// A ring of 300 ranks per rank of the job (row i talks to i + 1 and i - 1) written by rank 0 as a
+/// dense dataset in chunks of 16 rows, so that every rank reads several blocks of its own; the
+/// entry (bad_row, bad_row + 1) holds `bad`.
+std::string write_ring(const SharedDir& dir, Index bad_row, double bad) {
+  const std::string path = dir.file("ring.h5");
+  const Index n = 300 * world_size();
+  if (world_rank() == 0) {
+    write_matrix_hdf5_dense(
+        path, n,
+        [&](Index row, std::span<double> values) {
+          values[static_cast<std::size_t>((row + 1) % n)] = row == bad_row ? bad : 1.0;
+          values[static_cast<std::size_t>((row + n - 1) % n)] = 1.0;
+        },
+        "/matrix", Hdf5WriteMode::kTruncate, Hdf5WriteOptions{.compress = true, .chunk_rows = 16});
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  return path;
+}
+
+/// This rank's even share of n rows: {first, count}.
+std::pair<Index, Index> my_rows(Index n) {
+  const Index first = n * world_rank() / world_size();
+  return {first, n * (world_rank() + 1) / world_size() - first};
+}
+
+TEST(Hdf5MatrixReaderCollective, ABadValueOnlyTheLastRankReadsFailsEveryRankWithOneMessage) {
+  const SharedDir dir;
+  const Index n = 300 * world_size();
+  // In the first of the last rank's two blocks: it must still make its second collective read.
+  const Index bad_row = n - 290;
+  const std::string path = write_ring(dir, bad_row, std::nan(""));
+  int agreed = 0;
+  {
+    Hdf5MatrixReader reader(path, "/matrix", MPI_COMM_WORLD);
+    const auto [first, count] = my_rows(reader.size());
+    Csr rows;
+    try {
+      reader.read_rows_collective(first, count, rows);
+    } catch (const AgreedError& e) {
+      ++agreed;
+      EXPECT_EQ(e.kind(), FailureKind::kInput);
+      EXPECT_EQ(e.failed_rank(), world_size() - 1);
+      EXPECT_EQ(std::string(e.what()), path + ": /matrix: entry at row " + std::to_string(bad_row) +
+                                           ", column " + std::to_string(bad_row + 1) +
+                                           " (0-based) is NaN (nan)");
+    }
+  }  // every rank closes the file (collective): a rank left reading would hang here
+  int total = 0;
+  MPI_Allreduce(&agreed, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  EXPECT_EQ(total, world_size());
+}
+
+TEST(Hdf5MatrixReaderCollective, AnOrderRefusedOnOneRankIsRefusedOnEveryRank) {
+  const SharedDir dir;
+  const std::string path = write_ring(dir, 0, 1.0);
+  const int last = world_size() - 1;
+  int agreed = 0;
+  try {
+    Hdf5MatrixReader reader(path, "/matrix", MPI_COMM_WORLD, [&](Index order) {
+      if (world_rank() == last) throw InputError(path, std::to_string(order) + " is too many");
+    });
+  } catch (const AgreedError& e) {
+    ++agreed;
+    EXPECT_EQ(e.failed_rank(), last);
+    EXPECT_EQ(std::string(e.what()),
+              path + ": " + std::to_string(300 * world_size()) + " is too many");
+  }
+  int total = 0;
+  MPI_Allreduce(&agreed, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  EXPECT_EQ(total, world_size());
+  // Every rank closed the file: it opens again, and reads.
+  Hdf5MatrixReader reader(path, "/matrix", MPI_COMM_WORLD);
+  const auto [first, count] = my_rows(reader.size());
+  Csr rows;
+  reader.read_rows_collective(first, count, rows);
+  EXPECT_EQ(rows.targets.size(), 2 * static_cast<std::size_t>(count));
 }
 
 }  // namespace

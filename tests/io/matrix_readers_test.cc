@@ -19,6 +19,7 @@
 #include "io/input_error.h"
 #include "io/matrix_hdf5.h"
 #include "io/matrix_reader.h"
+#include "io/matrix_stream.h"
 #include "tests/io/input_error_expectation.h"
 #include "tests/seed_example.h"
 #include "tests/test_support.h"
@@ -615,6 +616,160 @@ TEST_F(MatrixReaders, Hdf5BadValuesAndShape) {
   expect_input_error([&] { read_matrix(negative); }, negative, "negative");
   expect_input_error([&] { read_matrix(nan); }, nan, "NaN");
   expect_input_error([&] { read_matrix(rectangle); }, rectangle, "not square");
+}
+
+TEST_F(MatrixReaders, Hdf5EmptyMatricesHaveNoRanks) {
+  const std::string dense = path("empty_dense.h5");
+  const std::string csr = path("empty_csr.h5");
+  write_matrix_hdf5_dense(dense, 0, std::vector<double>{});
+  write_matrix_hdf5_csr(csr, kernels::CsrView{0, std::vector<Offset>{0}, {}, {}});
+
+  expect_input_error([&] { read_matrix(dense); }, dense, "/matrix is 0x0: the matrix has no ranks");
+  expect_input_error([&] { read_matrix(csr); }, csr, "/matrix (attribute shape) is 0x0");
+}
+
+/// A dataset `name` of `dims` values of `type` in `location`, created (contiguous, or chunked by
+/// `chunk` when given) but never written: HDF5 stores nothing for it.
+void create_unwritten(hid_t location, const char* name, hid_t type,
+                      const std::vector<hsize_t>& dims, const std::vector<hsize_t>& chunk = {}) {
+  const H5Id space(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose);
+  const H5Id plist(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
+  if (!chunk.empty()) {
+    ASSERT_GE(H5Pset_chunk(plist, static_cast<int>(chunk.size()), chunk.data()), 0);
+  }
+  const H5Id set(H5Dcreate2(location, name, type, space, H5P_DEFAULT, plist, H5P_DEFAULT),
+                 H5Dclose);
+  ASSERT_GE(set, 0);
+}
+
+TEST_F(MatrixReaders, Hdf5ExtentsWhoseDataWasNeverWrittenAreRefused) {
+  // CSR of order 10^7 whose indptr (80 MB of extent) was never written: the file is a few KB.
+  const std::string csr = path("unwritten_indptr.h5");
+  {
+    const H5Id file(H5Fcreate(csr.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+    const H5Id group(H5Gcreate2(file, "/matrix", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+    write_vector(group, "data", std::vector<double>{});
+    write_vector(group, "indices", std::vector<std::int32_t>{});
+    create_unwritten(group, "indptr", H5T_STD_I64LE, {10'000'001});
+    const hsize_t two = 2;
+    const H5Id space(H5Screate_simple(1, &two, nullptr), H5Sclose);
+    const H5Id shape(H5Acreate2(group, "shape", H5T_STD_I64LE, space, H5P_DEFAULT, H5P_DEFAULT),
+                     H5Aclose);
+    const std::int64_t order[2] = {10'000'000, 10'000'000};
+    ASSERT_GE(H5Awrite(shape, H5T_NATIVE_INT64, order), 0);
+  }
+  // A contiguous 4096 x 4096 dataset never written, and a chunked one with 1 chunk of 4 written.
+  const std::string dense = path("unwritten_dense.h5");
+  const std::string partial = path("partial_dense.h5");
+  {
+    const H5Id file(H5Fcreate(dense.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+    create_unwritten(file, "/matrix", H5T_IEEE_F64LE, {4096, 4096});
+  }
+  {
+    const H5Id file(H5Fcreate(partial.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+    create_unwritten(file, "/matrix", H5T_IEEE_F64LE, {256, 256}, {64, 256});
+    const H5Id set(H5Dopen2(file, "/matrix", H5P_DEFAULT), H5Dclose);
+    const H5Id file_space(H5Dget_space(set), H5Sclose);
+    const hsize_t start[2] = {0, 0};
+    const hsize_t count[2] = {64, 256};
+    ASSERT_GE(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, count, nullptr), 0);
+    const H5Id memory_space(H5Screate_simple(2, count, nullptr), H5Sclose);
+    std::vector<double> rows(64 * 256, 0.0);
+    rows[1] = 1.0;
+    ASSERT_GE(H5Dwrite(set, H5T_NATIVE_DOUBLE, memory_space, file_space, H5P_DEFAULT, rows.data()),
+              0);
+  }
+
+  expect_input_error([&] { read_matrix(csr); }, csr,
+                     "/matrix/indptr declares 10000001 entries but stores none");
+  expect_input_error([&] { read_matrix(dense); }, dense,
+                     "/matrix declares 4096x4096 values but stores none");
+  expect_input_error([&] { read_matrix(partial); }, partial,
+                     "/matrix declares 256x256 values in 4 chunks but stores only 1 of them");
+}
+
+TEST_F(MatrixReaders, Hdf5CompressedDatasetsStoreFewerBytesThanTheirExtentAndAreRead) {
+  // 2000 ranks, a ring: deflate makes data, indices and indptr far smaller than their extents.
+  const Index n = 2000;
+  kernels::Csr ring;
+  ring.n = n;
+  for (Index i = 0; i < n; ++i) {
+    ring.targets.push_back((i + n - 1) % n < (i + 1) % n ? (i + n - 1) % n : (i + 1) % n);
+    ring.targets.push_back((i + n - 1) % n < (i + 1) % n ? (i + 1) % n : (i + n - 1) % n);
+    ring.weights.insert(ring.weights.end(), {1.0, 1.0});
+    ring.offsets.push_back(static_cast<Offset>(ring.targets.size()));
+  }
+  const std::string file = path("ring.h5");
+  write_matrix_hdf5_csr(file, ring.view());
+
+  EXPECT_EQ(read_matrix(file).nnz(), 2 * n);
+}
+
+TEST_F(MatrixReaders, MetisHeaderCountsTheFileCannotHoldAreRefusedBeforeSizingAnything) {
+  const std::string edges = write("edges.graph", "4 9223372036854775807\n2\n1\n4\n3\n");
+  const std::string vertices = write("vertices.graph", "2147483647 1\n2\n1\n");
+  const std::string none = write("none.graph", "0 0\n");
+
+  expect_input_error([&] { read_matrix(edges); }, edges,
+                     "header says 9223372036854775807 edges but the file (30 bytes) can hold at "
+                     "most 7");
+  expect_input_error([&] { read_matrix(vertices); }, vertices,
+                     "header says 2147483647 vertices but the file (17 bytes) cannot hold");
+  expect_input_error([&] { read_matrix(none); }, none,
+                     "header says 0 vertices: the graph has no ranks");
+  // The streaming reader (convert) refuses them the same way.
+  expect_input_error([&] { open_matrix_source(edges, Metric::kSize); }, edges,
+                     "can hold at most 7");
+}
+
+TEST_F(MatrixReaders, MetisUtf8BomIsSkipped) {
+  const std::string bom = write("bom.graph", "\xEF\xBB\xBF% comment\n3 2\n2\n1 3\n2\n");
+
+  EXPECT_EQ(arrays(read_matrix(bom)), (CsrArrays{{0, 1, 3, 4}, {1, 0, 2, 1}, {1, 1, 1, 1}}));
+}
+
+TEST_F(MatrixReaders, MetisErrorsQuoteAtMost32PrintableCharactersOfTheInput) {
+  const std::string raw = write(
+      "raw.graph", "3 2 001\n2 1 3 \x01\x02\xff\xfe" + std::string(200, 'A') + "\n1 1\n1 1\n");
+
+  try {
+    read_matrix(raw);
+    ADD_FAILURE() << "no InputError";
+  } catch (const InputError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("edge weight '????AAAAAAAAAAAAAAAAAAAAAAAAAAAA...'"), std::string::npos)
+        << message;
+    EXPECT_LT(message.size(), raw.size() + 120) << message;
+    for (const char c : message) {
+      const auto byte = static_cast<unsigned char>(c);
+      EXPECT_TRUE(byte >= 0x20 && byte < 0x7f) << "byte " << static_cast<int>(byte);
+    }
+  }
+}
+
+TEST_F(MatrixReaders, OrderCheckRunsBeforeAnyRowIsRead) {
+  // Each file's order is 3 and its last row is bad: the check must refuse it before the reader
+  // gets there.
+  const std::string mat = write("m.mat", "0 1 1\n1 0 1\n1 1 nan\n");
+  const std::string csv = write("m.csv", "0,1,1\n1,0,1\n1,1,-1\n");
+  const std::string metis = write("m.graph", "3 3\n2 3\n1 3\nx\n");
+  const std::string dense = path("m.h5");
+  write_matrix_hdf5_dense(dense, 3, std::vector<double>{0, 1, 1, 1, 0, 1, 1, 1, -1});
+  const std::string csr = path("csr.h5");
+  write_raw_csr(csr, 3, {1, 1, 1, 1, 1, 1}, {1, 2, 0, 2, 0, 9}, {0, 2, 4, 6});
+  std::vector<Index> seen;
+  const OrderCheck refuse = [&](Index n) {
+    seen.push_back(n);
+    throw InputError("--check", "refused order " + std::to_string(n));
+  };
+
+  for (const std::string& file : {mat, csv, metis, dense, csr}) {
+    expect_input_error([&] { read_matrix(file, Metric::kSize, refuse); }, "--check",
+                       "refused order 3");
+    expect_input_error([&] { open_matrix_source(file, Metric::kSize, refuse); }, "--check",
+                       "refused order 3");
+  }
+  EXPECT_EQ(seen, std::vector<Index>(10, 3));
 }
 
 TEST(MatrixReadersMetric, ParseMetric) {
