@@ -1,13 +1,17 @@
 // Loading and checking what every command reads: the placement, then the matrix that must fit it.
 #include "apps/inputs.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <utility>
 
 #include "apps/cli_checks.h"
 #include "io/agreement.h"
+#include "io/input_error.h"
 #include "io/matrix_hdf5.h"
+#include "src/cost.h"
 
 namespace treematch::apps {
 namespace {
@@ -60,17 +64,57 @@ Inputs read_matrix_inputs(const InputOptions& options, const io::OrderCheck& che
   return inputs;
 }
 
+/// Refuses an input whose costs would overflow a double on its topology (naming the matrix).
+void check_costs_finite(const Inputs& inputs, const std::string& matrix) {
+  const double volume =
+      inputs.distributed ? inputs.distributed->total_volume() : inputs.graph.total_volume();
+  const std::string problem = cost_overflow_problem(volume, inputs.topology);
+  if (!problem.empty()) throw io::InputError(matrix, problem);
+}
+
+/// Moves the placement's parts into `inputs` and checks what needs both sides.
+void place(Inputs& inputs, Placement placement, const InputOptions& options) {
+  check_fits(placement, inputs.processes(), options.oversubscribe, options.matrix,
+             options.hardware_threads);
+  inputs.topology = std::move(placement.topology);
+  inputs.allowed_leaves = std::move(placement.allowed_leaves);
+  inputs.hosts = std::move(placement.hosts);
+  check_costs_finite(inputs, options.matrix);
+}
+
 /// The matrix of `options` placed on `placement`: a matrix with more processes than the placement
 /// offers slots is refused from its header (check_fits), before any row is read.
 Inputs read_placed(const InputOptions& options, Placement placement) {
   Inputs inputs = read_matrix_inputs(options, [&](Index n) {
     check_fits(placement, n, options.oversubscribe, options.matrix, options.hardware_threads);
   });
-  check_fits(placement, inputs.processes(), options.oversubscribe, options.matrix,
-             options.hardware_threads);
-  inputs.topology = std::move(placement.topology);
-  inputs.allowed_leaves = std::move(placement.allowed_leaves);
-  inputs.hosts = std::move(placement.hosts);
+  place(inputs, std::move(placement), options);
+  return inputs;
+}
+
+/// Whether the topology is best read once the matrix's header gives the processes: a tleaf or
+/// synthetic tree (or any file) is then read as the part the job uses, so a description of a
+/// huge cluster costs what 8 processes take. The allocation is gathered first (collective, so
+/// never inside a reader's callback), and --cores names leaves of the whole tree.
+bool placed_after_header(const InputOptions& options) {
+  return options.topology != "allocation" && !options.topology.empty() && options.cores.empty();
+}
+
+/// The matrix's header first, then the placement sized by it, then the rows.
+Inputs read_then_place(const InputOptions& options) {
+  std::optional<Placement> placement;
+  double topology_seconds = 0.0;
+  Inputs inputs = read_matrix_inputs(options, [&](Index n) {
+    const auto start = std::chrono::steady_clock::now();
+    const std::int64_t per_leaf = options.oversubscribe;
+    placement = load_placement(options, MPI_COMM_NULL, (n + per_leaf - 1) / per_leaf);
+    topology_seconds = seconds_since(start);
+    check_fits(*placement, n, options.oversubscribe, options.matrix, options.hardware_threads);
+  });
+  if (!placement) placement = load_placement(options, MPI_COMM_NULL, inputs.processes());
+  place(inputs, std::move(*placement), options);
+  inputs.read_seconds = std::max(0.0, inputs.read_seconds - topology_seconds);
+  inputs.topology_seconds = topology_seconds;
   return inputs;
 }
 
@@ -127,6 +171,10 @@ Inputs load_inputs(const InputOptions& options) {
   // Under mpirun every rank loads the same inputs: a failure on any of them is agreed on, so that
   // every rank throws the same error (printed once) instead of each ending the job alone.
   io::run_agreed(options.comm, [&] {
+    if (placed_after_header(options)) {
+      inputs = read_then_place(options);
+      return;
+    }
     const auto start = std::chrono::steady_clock::now();
     Placement placement = load_placement(options, options.comm);
     const double topology_seconds = seconds_since(start);

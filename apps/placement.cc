@@ -80,10 +80,14 @@ std::vector<Index> named_cores(const InputOptions& options, const Placement& pla
 
 }  // namespace
 
-Placement load_placement(const InputOptions& options, MPI_Comm comm) {
+Placement load_placement(const InputOptions& options, MPI_Comm comm, std::int64_t leaves_needed) {
   Placement placement;
   placement.source = options.topology.empty() ? std::string("this machine") : options.topology;
-  const io::TopologyOptions leaves{.hardware_threads = options.hardware_threads};
+  // --cores and --link-costs name leaves and levels of the whole tree: it is read whole for them.
+  const bool trim = leaves_needed > 0 && options.cores.empty() && options.link_costs.empty();
+  const io::TopologyOptions leaves{.hardware_threads = options.hardware_threads,
+                                   .leaves_needed = trim ? leaves_needed : 0,
+                                   .machine_leaves = options.node_size};
   std::vector<Index> constrained;  // leaves a Scotch sub-architecture allows
   if (options.topology == "allocation") {
     const distributed::NetworkShape network = distributed::parse_network(options.network);

@@ -3,6 +3,7 @@
 
 #include <mpi.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -30,8 +31,12 @@ struct Placement {
 /// alone. --cores ids are logical (the rank among the present cores, hwloc's logical index) or,
 /// with --numbering physical, OS indexes of a core or of one of its PUs. Throws io::InputError
 /// naming the option for anything wrong (--network with another topology, a bad --node-size,
-/// --link-costs or --cores, --cores naming nothing usable).
-Placement load_placement(const InputOptions& options, MPI_Comm comm);
+/// --link-costs or --cores, --cores naming nothing usable). `leaves_needed` > 0 (the processes
+/// over --oversubscribe) lets a tleaf or synthetic tree far larger than the job be read as the
+/// part it uses (whole machines of --node-size); it is ignored with --cores and --link-costs,
+/// which name leaves and levels of the whole tree.
+Placement load_placement(const InputOptions& options, MPI_Comm comm,
+                         std::int64_t leaves_needed = 0);
 
 /// Throws io::InputError naming `matrix` when `processes` exceed the placement's slots (usable
 /// leaves x `oversubscribe`), saying how many there are and that --oversubscribe N helps (and

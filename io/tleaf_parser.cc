@@ -23,6 +23,8 @@ namespace {
 
 // A level count above this is certainly a typo (hwloc itself stops at 128 levels).
 constexpr std::int64_t kMaxLevels = 1024;
+/// The largest link cost: distances are sums of a few of them, which must stay finite.
+constexpr double kMaxLinkCost = 1e300;
 
 struct Token {
   std::string_view text;
@@ -124,6 +126,11 @@ Topology parse_tleaf_body(Lexer& lexer, const std::string& source, const Topolog
     if (*cost < 0.0) {
       throw InputError(source, "tleaf: the link cost of " + level + " is " +
                                    std::string(cost_token->text) + "; costs must be >= 0");
+    }
+    // Distances add costs up: a level the job may never cross must still leave them finite.
+    if (!(*cost <= kMaxLinkCost)) {
+      throw InputError(source, "tleaf: the link cost of " + level + " is " +
+                                   std::string(cost_token->text) + "; costs must be <= 1e300");
     }
     levels.push_back(TreeLevel{static_cast<Index>(*arity), *cost, level});
     last_line = cost_token->line;

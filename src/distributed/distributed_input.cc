@@ -91,6 +91,17 @@ DistributedMappingInput::DistributedMappingInput(MPI_Comm comm, Index n, kernels
   const Offset local = rows_.offsets.back();
   check_mpi(MPI_Allreduce(&local, &total_entries_, 1, MPI_INT64_T, MPI_SUM, comm_),
             "MPI_Allreduce");
+  int rank = 0;
+  check_mpi(MPI_Comm_rank(comm_, &rank), "MPI_Comm_rank");
+  const Index first = blocks_.first(rank);
+  double volume = 0.0;
+  for (Index r = 0; r + 1 < static_cast<Index>(rows_.offsets.size()); ++r) {
+    for (Offset e = rows_.offsets[at(r)]; e < rows_.offsets[at(r) + 1]; ++e) {
+      if (rows_.targets[at(e)] != first + r) volume += rows_.weights[at(e)];
+    }
+  }
+  check_mpi(MPI_Allreduce(&volume, &total_volume_, 1, MPI_DOUBLE, MPI_SUM, comm_), "MPI_Allreduce");
+  total_volume_ *= symmetrised_ ? 0.5 : 1.0;
 }
 
 std::unique_ptr<LevelMatrix> DistributedMappingInput::first_level() const {

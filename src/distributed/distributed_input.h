@@ -43,6 +43,10 @@ class DistributedMappingInput final : public MappingInput {
   [[nodiscard]] MappingCost cost(const Topology& topology, const Mapping& mapping) const override;
   [[nodiscard]] const CommGraph& whole() const override;
 
+  /// Sum of the entries over i != j, as CommGraph::total_volume (summed over the ranks; for the
+  /// overflow check of the inputs, not for costs).
+  [[nodiscard]] double total_volume() const { return total_volume_; }
+
   /// Entries stored on this rank.
   [[nodiscard]] Offset local_entries() const { return rows_.offsets.back(); }
   [[nodiscard]] bool was_symmetrised() const { return symmetrised_; }
@@ -58,6 +62,7 @@ class DistributedMappingInput final : public MappingInput {
   bool symmetrised_ = false;
   DistributedContext ctx_;
   Offset total_entries_ = 0;
+  double total_volume_ = 0.0;
   std::shared_ptr<LinkCache> links_;
   mutable std::unique_ptr<CommGraph> whole_;
 };

@@ -641,9 +641,17 @@ TEST(TopologyReadersBadInput, DamagedXmlIsRefusedBeforeHwlocCrashesOnIt) {
 }
 
 TEST(TopologyReadersBadInput, LinkCostsThatOverflowAreRefused) {
-  EXPECT_NE(
-      error_of([] { (void)read_topology("tleaf 2 2 1e308 4 1e308"); }).find("add up to 1e+308"),
-      std::string::npos);
+  // Each cost of a tleaf, used or not (a job may read only the lower levels)...
+  EXPECT_NE(error_of([] { (void)read_topology("tleaf 2 2 1e308 4 1"); })
+                .find("the link cost of level 0 is 1e308; costs must be <= 1e300"),
+            std::string::npos);
+  EXPECT_NE(error_of([] {
+              (void)read_topology("tleaf 2 2 1e308 4 1", {.leaves_needed = 2});
+            }).find("costs must be <= 1e300"),
+            std::string::npos);
+  // ...and sums of costs given another way.
+  const Topology tree = read_topology("tleaf 2 2 1 4 1");
+  EXPECT_THROW((void)tree.with_link_costs({1e308, 1e308}), std::invalid_argument);
 }
 
 TEST(TopologyReadersBadInput, HugeDescriptionsCostWhatTheJobUses) {
