@@ -95,9 +95,9 @@ Inputs read_placed(const InputOptions& options, Placement placement) {
 /// Whether the topology is best read once the matrix's header gives the processes: a tleaf or
 /// synthetic tree (or any file) is then read as the part the job uses, so a description of a
 /// huge cluster costs what 8 processes take. The allocation is gathered first (collective, so
-/// never inside a reader's callback), and --cores names leaves of the whole tree.
+/// never inside a reader's callback); this machine is what it is.
 bool placed_after_header(const InputOptions& options) {
-  return options.topology != "allocation" && !options.topology.empty() && options.cores.empty();
+  return options.topology != "allocation" && !options.topology.empty();
 }
 
 /// The matrix's header first, then the placement sized by it, then the rows.

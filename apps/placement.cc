@@ -83,8 +83,17 @@ std::vector<Index> named_cores(const InputOptions& options, const Placement& pla
 Placement load_placement(const InputOptions& options, MPI_Comm comm, std::int64_t leaves_needed) {
   Placement placement;
   placement.source = options.topology.empty() ? std::string("this machine") : options.topology;
-  // --cores and --link-costs name leaves and levels of the whole tree: it is read whole for them.
-  const bool trim = leaves_needed > 0 && options.cores.empty() && options.link_costs.empty();
+  // --link-costs names the levels of the whole tree, and physical --cores ids may lie anywhere
+  // in it: it is read whole for them. Logical --cores ids are positions: the part read reaches
+  // the largest.
+  const bool physical = io::parse_numbering(options.numbering) == io::Numbering::kPhysical;
+  const bool trim =
+      leaves_needed > 0 && options.link_costs.empty() && (options.cores.empty() || !physical);
+  if (trim && !options.cores.empty()) {
+    const std::vector<Index> ids =
+        io::parse_cores_list(options.cores, static_cast<Index>(kMaxLeaves));
+    if (!ids.empty()) leaves_needed = std::max<std::int64_t>(leaves_needed, ids.back() + 1);
+  }
   const io::TopologyOptions leaves{.hardware_threads = options.hardware_threads,
                                    .leaves_needed = trim ? leaves_needed : 0,
                                    .machine_leaves = options.node_size};

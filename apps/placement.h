@@ -33,8 +33,9 @@ struct Placement {
 /// naming the option for anything wrong (--network with another topology, a bad --node-size,
 /// --link-costs or --cores, --cores naming nothing usable). `leaves_needed` > 0 (the processes
 /// over --oversubscribe) lets a tleaf or synthetic tree far larger than the job be read as the
-/// part it uses (whole machines of --node-size); it is ignored with --cores and --link-costs,
-/// which name leaves and levels of the whole tree.
+/// part it uses (whole machines of --node-size) and reaching the largest logical --cores id; it
+/// is ignored with --link-costs and physical --cores, which name levels and leaves of the whole
+/// tree.
 Placement load_placement(const InputOptions& options, MPI_Comm comm,
                          std::int64_t leaves_needed = 0);
 

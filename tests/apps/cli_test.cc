@@ -236,7 +236,8 @@ TEST(CliMap, AHugeDescribedTreeIsReadAsThePartTheJobUses) {
        {Case{"-t 'tleaf 1 60000000 1'", "topology 4 = 4 leaves"},
         Case{"-t 'tleaf 2 1000000 10 60 1' --node-size 60", "topology 60 = 60 leaves"},
         Case{"-t 'tleaf 2 1000000 10 60 1' --oversubscribe 2", "topology 2 = 2 leaves"},
-        Case{"-t 'node:100000 core:600 pu:1'", "topology 4 = 4 leaves"}}) {
+        Case{"-t 'node:100000 core:600 pu:1'", "topology 4 = 4 leaves"},
+        Case{"-t 'tleaf 1 60000000 1' --cores 100-103", "topology 104 = 104 leaves"}}) {
     const CommandResult run =
         run_treematch("map -m " + ring + " " + c.arguments + " -o " + dir.file("r.perm"), dir);
     ASSERT_EQ(run.exit_code, 0) << c.arguments << '\n' << run.err;
