@@ -16,6 +16,7 @@
 #include "apps/generate_command.h"
 #include "apps/map_command.h"
 #include "io/agreement.h"
+#include "io/hdf5_container.h"
 #include "io/input_error.h"
 #include "src/distributed/mpi_environment.h"
 
@@ -63,6 +64,10 @@ int bind(const treematch::apps::BindOptions& options) {
 
 int main(int argc, char** argv) {
   using namespace treematch::apps;
+  // HDF5 starts before MPI, so that it ties no shutdown of its own to MPI_Finalize either: after
+  // a damaged file the error line stays the only line (see skip_hdf5_shutdown_at_exit).
+  treematch::io::skip_hdf5_shutdown_at_exit();
+  treematch::io::start_hdf5();
   // MPI starts only for the commands that use it, once the command line is known.
   const bool binding = argc > 1 && std::string(argv[1]) == "bind";
   std::optional<treematch::distributed::MpiEnvironment> environment;

@@ -148,6 +148,10 @@ Hdf5ObjectName split_hdf5_object(const std::string& name) {
   return {name, ""};
 }
 
+void skip_hdf5_shutdown_at_exit() {
+  H5dont_atexit();
+}
+
 void start_hdf5() {
   if (H5open() < 0) throw std::runtime_error("H5open failed");
 }

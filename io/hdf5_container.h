@@ -29,6 +29,12 @@ struct Hdf5ObjectName {
 /// (any case) and names an existing regular file; otherwise {name, ""} (a plain path).
 Hdf5ObjectName split_hdf5_object(const std::string& name);
 
+/// Tells HDF5 not to shut itself down at exit; call first, before any other HDF5 call. A file
+/// damaged past what HDF5 can close (a corrupt object header) otherwise makes its shutdown print
+/// "HDF5: infinite loop closing library" and a line of codes after treematch's one error line;
+/// the process is ending, so nothing is lost by leaving its memory to the system.
+void skip_hdf5_shutdown_at_exit();
+
 /// Starts the HDF5 library now: under MPI it registers itself with MPI when it starts, which
 /// must happen on the main thread before worker threads open files. Throws std::runtime_error.
 void start_hdf5();

@@ -255,5 +255,23 @@ TEST(BadInputMpi, TooManyProcessesForTheSlotsIsOneLineFromTheHeader) {
                           output);
 }
 
+// A file whose object header is damaged past what HDF5 can close (found by the HDF5 fuzzer):
+// HDF5's own shutdown at MPI_Finalize printed "HDF5: infinite loop closing library" and a line of
+// codes after the error; HDF5 now starts before MPI and is not shut down at exit.
+TEST(BadInputMpi, ADamagedObjectHeaderIsOneLineWithNothingFromHdf5) {
+  TempDir dir;
+  const std::string matrix =
+      std::string(TM_SOURCE_ROOT) + "/tests/fuzz/corpus/hdf5_dense_fuzzer/corrupt_object_header.h5";
+  const fs::path output = dir.path() / "r.perm";
+  for (const int ranks : {1, 2}) {
+    const CommandResult run = run_mpi(
+        ranks,
+        "map --matrix " + quote(matrix) + " --topology 'tleaf 1 64 1' -o " + quote(output.string()),
+        dir);
+    expect_one_agreed_error(run, matrix, "H5Oopen failed on /matrix", output);
+    EXPECT_EQ(run.err.find("HDF5:"), std::string::npos) << run.err;
+  }
+}
+
 }  // namespace
 }  // namespace treematch::testing

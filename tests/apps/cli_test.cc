@@ -174,6 +174,20 @@ TEST(CliMap, TruncatedHdf5IsAOneLineErrorWithoutOutput) {
   EXPECT_FALSE(std::filesystem::exists(out));
 }
 
+// Found by the HDF5 fuzzer: a damaged object header made HDF5's shutdown at exit print two more
+// lines ("HDF5: infinite loop closing library") after treematch's one.
+TEST(CliMap, ADamagedHdf5ObjectHeaderIsOneLine) {
+  TempDir dir;
+  const std::string matrix =
+      std::string(TM_SOURCE_ROOT) + "/tests/fuzz/corpus/hdf5_dense_fuzzer/corrupt_object_header.h5";
+  const std::string out = dir.file("out.perm");
+  const CommandResult run = run_treematch("map -m " + matrix + " -t 'tleaf 1 64 1' -o " + out, dir);
+  EXPECT_NE(run.exit_code, 0);
+  EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
+  EXPECT_NE(run.err.find(matrix + ": H5Oopen failed on /matrix"), std::string::npos) << run.err;
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
 TEST(CliMap, EmptyHdf5MatricesAreRefusedByMapAndConvert) {
   TempDir dir;
   const std::string dense = dir.file("dense.h5");
