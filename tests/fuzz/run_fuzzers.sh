@@ -17,14 +17,18 @@ fi
 root=$PWD
 out="$build/tests/fuzz/runs"
 mkdir -p "$out"
-export ASAN_OPTIONS=detect_leaks=1
+export ASAN_OPTIONS=detect_leaks=1:suppressions=$root/tests/fuzz/asan.supp
 export LSAN_OPTIONS=suppressions=$root/tests/fuzz/lsan.supp
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 run() {
   local target=$1
+  # As tests/fuzz/CMakeLists.txt: HDF5 mallocs (never touches) buffers sized by damaged headers.
+  local malloc_limit=2048
+  case $target in hdf5_*) malloc_limit=8192 ;; esac
   mkdir -p "$out/$target/found"
   (cd "$out/$target" &&
-   "$root/$build/tests/fuzz/$target" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=30 \
+   "$root/$build/tests/fuzz/$target" -max_total_time="$seconds" -rss_limit_mb=2048 \
+     -malloc_limit_mb="$malloc_limit" -timeout=30 \
      -print_final_stats=1 found "$root/tests/fuzz/corpus/$target" > log.txt 2>&1 || true)
 }
 running=0
