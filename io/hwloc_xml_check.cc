@@ -1,5 +1,6 @@
 // A scan of the <object> tags of an hwloc XML export for what hwloc does not check itself.
 #include "io/hwloc_xml_check.h"
+#include "io/input_error.h"
 
 #include <algorithm>
 #include <string>
@@ -10,15 +11,6 @@ namespace {
 
 bool is_space(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-/// At most 24 printable characters of a value, for messages.
-std::string shown(std::string_view text) {
-  std::string out(text.substr(0, 24));
-  for (char& c : out) {
-    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e) c = '?';
-  }
-  return out + (text.size() > 24 ? "..." : "");
 }
 
 }  // namespace
@@ -56,7 +48,7 @@ std::string hwloc_xml_problem(std::string_view xml) {
       const std::string_view name = xml.substr(name_begin, pos - name_begin);
       if (pos >= xml.size() || xml[pos] != '=' || pos + 1 >= xml.size() ||
           (xml[pos + 1] != '"' && xml[pos + 1] != '\'')) {
-        return where + " has an attribute '" + shown(name) + "' without a quoted value";
+        return where + " has an attribute '" + excerpt(name, 24) + "' without a quoted value";
       }
       const char quote = xml[pos + 1];
       const std::size_t value_end = xml.find(quote, pos + 2);

@@ -57,18 +57,6 @@ bool parse_real(std::string_view token, double& value) {
   return ec == std::errc() && ptr == token.data() + token.size() && std::isfinite(value);
 }
 
-/// A token as it may appear in a one-line message: at most 32 characters, the bytes that are not
-/// printable ASCII (a binary file, a stray BOM) shown as '?'.
-std::string quote(std::string_view token) {
-  std::string out = "'";
-  for (std::size_t i = 0; i < token.size() && i < 32; ++i) {
-    const auto c = static_cast<unsigned char>(token[i]);
-    out += (c >= 0x20 && c < 0x7f) ? static_cast<char>(c) : '?';
-  }
-  if (token.size() > 32) out += "...";
-  return out + "'";
-}
-
 /// The size of the file `path` in bytes, or nothing when it has none (a pipe).
 std::optional<std::uintmax_t> regular_file_size(const std::string& path) {
   std::error_code ec;
@@ -96,17 +84,17 @@ Header parse_header(const std::string& path, std::int64_t line_number,
   std::int64_t n = 0;
   Header h;
   if (!parse_integer(tokens[0], n) || n < 0 || n > std::numeric_limits<Index>::max()) {
-    throw InputError(
-        path, where + "vertex count " + quote(tokens[0]) + " in the header is not a valid count");
+    throw InputError(path, where + "vertex count " + quoted_excerpt(tokens[0]) +
+                               " in the header is not a valid count");
   }
   h.n = static_cast<Index>(n);
   if (!parse_integer(tokens[1], h.m) || h.m < 0) {
-    throw InputError(
-        path, where + "edge count " + quote(tokens[1]) + " in the header is not a valid count");
+    throw InputError(path, where + "edge count " + quoted_excerpt(tokens[1]) +
+                               " in the header is not a valid count");
   }
   std::string fmt = tokens.size() > 2 ? std::string(tokens[2]) : "000";
   if (fmt.empty() || fmt.size() > 3 || fmt.find_first_not_of("01") != std::string::npos) {
-    throw InputError(path, where + "fmt " + quote(tokens[2]) +
+    throw InputError(path, where + "fmt " + quoted_excerpt(tokens[2]) +
                                " must be up to three 0/1 digits (e.g. 001, 011)");
   }
   fmt.insert(0, 3 - fmt.size(), '0');
@@ -115,8 +103,8 @@ Header parse_header(const std::string& path, std::int64_t line_number,
   h.edge_weights = fmt[2] == '1';
   std::int64_t ncon = 1;
   if (tokens.size() > 3 && (!parse_integer(tokens[3], ncon) || ncon < 1 || ncon > 1024)) {
-    throw InputError(
-        path, where + "ncon " + quote(tokens[3]) + " must be a positive count of vertex weights");
+    throw InputError(path, where + "ncon " + quoted_excerpt(tokens[3]) +
+                               " must be a positive count of vertex weights");
   }
   h.skip = (vertex_sizes ? 1 : 0) + (vertex_weights ? static_cast<int>(ncon) : 0);
   if (h.n == 0) throw InputError(path, where + "header says 0 vertices: the graph has no ranks");
@@ -256,21 +244,22 @@ class MetisRowParser {
     for (std::size_t k = 0; k < std::min(skip, tokens_.size()); ++k) {
       double ignored = 0.0;
       if (!parse_real(tokens_[k], ignored)) {
-        throw InputError(path_,
-                         where + "vertex size/weight " + quote(tokens_[k]) + " is not a number");
+        throw InputError(
+            path_, where + "vertex size/weight " + quoted_excerpt(tokens_[k]) + " is not a number");
       }
     }
     const std::size_t first = std::min(skip, tokens_.size());
     const std::size_t stride = header_.edge_weights ? 2 : 1;
     if ((tokens_.size() - first) % stride != 0) {
-      throw InputError(path_, where + "neighbour " + quote(tokens_.back()) +
+      throw InputError(path_, where + "neighbour " + quoted_excerpt(tokens_.back()) +
                                   " has no edge weight (the header's fmt asks for edge weights)");
     }
     row_.clear();
     for (std::size_t k = first; k < tokens_.size(); k += stride) {
       std::int64_t neighbour = 0;
       if (!parse_integer(tokens_[k], neighbour)) {
-        throw InputError(path_, where + "neighbour " + quote(tokens_[k]) + " is not an integer");
+        throw InputError(path_,
+                         where + "neighbour " + quoted_excerpt(tokens_[k]) + " is not an integer");
       }
       if (neighbour < 1 || neighbour > n) {
         throw InputError(path_, where + "neighbour " + std::to_string(neighbour) +
@@ -281,8 +270,9 @@ class MetisRowParser {
       }
       double weight = 1.0;
       if (header_.edge_weights && (!parse_real(tokens_[k + 1], weight) || weight <= 0.0)) {
-        throw InputError(path_, where + "edge weight " + quote(tokens_[k + 1]) + " of neighbour " +
-                                    std::to_string(neighbour) + " must be a positive number");
+        throw InputError(path_, where + "edge weight " + quoted_excerpt(tokens_[k + 1]) +
+                                    " of neighbour " + std::to_string(neighbour) +
+                                    " must be a positive number");
       }
       row_.emplace_back(static_cast<Index>(neighbour - 1), weight);
     }

@@ -36,17 +36,6 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-/// A token as it may appear in a one-line message: printable, at most 32 characters.
-std::string quote(std::string_view token) {
-  std::string out = "'";
-  for (std::size_t i = 0; i < token.size() && i < 32; ++i) {
-    const auto c = static_cast<unsigned char>(token[i]);
-    out += (c >= 0x20 && c < 0x7f) ? static_cast<char>(c) : '?';
-  }
-  if (token.size() > 32) out += "...";
-  return out + "'";
-}
-
 /// Outcome of parsing one number with std::from_chars.
 enum class Parse { kOk, kNotNumber, kOutOfRange };
 
@@ -182,13 +171,13 @@ class DenseTextRowSource::Parser {
       case Parse::kOk:
         break;
       case Parse::kNotNumber:
-        fail(quote(token) + " is not a number (non-numeric value)");
+        fail(quoted_excerpt(token) + " is not a number (non-numeric value)");
       case Parse::kOutOfRange:
-        fail(quote(token) + " is out of the range of a double");
+        fail(quoted_excerpt(token) + " is out of the range of a double");
     }
     if (!std::isfinite(value))
-      fail(quote(token) + " is not finite (NaN or inf entries are not allowed)");
-    if (value < 0.0) fail("negative entry " + quote(token) + " (volumes must be >= 0)");
+      fail(quoted_excerpt(token) + " is not finite (NaN or inf entries are not allowed)");
+    if (value < 0.0) fail("negative entry " + quoted_excerpt(token) + " (volumes must be >= 0)");
     if (value > 0.0 && column_ != row_) {
       if (column_ > std::numeric_limits<Index>::max()) fail("too many columns");
       out_->targets.push_back(static_cast<Index>(column_));

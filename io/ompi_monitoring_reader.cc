@@ -160,15 +160,6 @@ struct Records {
   std::uint64_t collective_lines = 0;
 };
 
-/// A token as it may appear in a one-line message: printable, at most 32 characters.
-std::string quote(std::string_view token) {
-  std::string out = "'";
-  for (const char c : token.substr(0, 32)) {
-    out += std::isprint(static_cast<unsigned char>(c)) != 0 ? c : '?';
-  }
-  return out + (token.size() > 32 ? "...'" : "'");
-}
-
 /// Parses the lines of one rank file.
 class RankFileParser {
  public:
@@ -185,7 +176,7 @@ class RankFileParser {
       if (line.ends_with('\r')) line.remove_suffix(1);
       if (line_ == 1 && line != kFirstLine) {
         fail(fmt::format("not an Open MPI monitoring file: it starts with {} instead of '{}'",
-                         quote(line), kFirstLine));
+                         quoted_excerpt(line), kFirstLine));
       }
       if (line.empty() || line.front() == '#') continue;
       parse_record(line);
@@ -224,7 +215,7 @@ class RankFileParser {
   Index rank_field(std::size_t index, const char* what) const {
     const std::string_view text = fields_[index];
     const auto value = integer<long long>(text);
-    if (!value) fail(fmt::format("the {} {} is not a rank", what, quote(text)));
+    if (!value) fail(fmt::format("the {} {} is not a rank", what, quoted_excerpt(text)));
     if (*value < 0 || *value >= ranks_) {
       fail(fmt::format("{} {} out of range: the run has rank files 0..{} only{}", what, *value,
                        ranks_ - 1,
@@ -242,7 +233,8 @@ class RankFileParser {
       value = integer<std::uint64_t>(text.substr(0, text.size() - unit.size() - 1));
     }
     if (!value)
-      fail(fmt::format("expected '<count> {}' in field {}, got {}", unit, index + 1, quote(text)));
+      fail(fmt::format("expected '<count> {}' in field {}, got {}", unit, index + 1,
+                       quoted_excerpt(text)));
     return *value;
   }
 
@@ -252,7 +244,7 @@ class RankFileParser {
       const std::size_t comma = text.find(',');
       if (!integer<std::uint64_t>(text.substr(0, comma))) {
         fail(fmt::format("the size histogram (field {}) is not a list of counts: {}", index + 1,
-                         quote(fields_[index])));
+                         quoted_excerpt(fields_[index])));
       }
       if (comma == std::string_view::npos) break;
       text.remove_prefix(comma + 1);
@@ -302,17 +294,17 @@ class RankFileParser {
     } else if (type == "D") {
       check_field_count(type, 3, 3, "D COMMUNICATOR 'procs: <ranks>'");
       if (!fields_[2].starts_with("procs:")) {
-        fail("expected 'procs: <ranks>' in field 3, got " + quote(fields_[2]));
+        fail("expected 'procs: <ranks>' in field 3, got " + quoted_excerpt(fields_[2]));
       }
     } else if (type == "O2A" || type == "A2O" || type == "A2A") {
       check_field_count(type, 4, 4, "TYPE RANK '<n> bytes' '<n> msgs sent'");
       if (!integer<long long>(fields_[1])) {
-        fail("the rank " + quote(fields_[1]) + " is not an integer");
+        fail("the rank " + quoted_excerpt(fields_[1]) + " is not an integer");
       }
       quantity_field(2, "bytes");
       quantity_field(3, "msgs sent");
     } else {
-      fail("unknown record " + quote(type) +
+      fail("unknown record " + quoted_excerpt(type) +
            " (expected E, I, S, R, C, D, O2A, A2O, A2A or a # header)");
     }
   }

@@ -31,15 +31,6 @@ std::optional<Index> parse_index(std::string_view text) {
   return value;
 }
 
-/// At most 40 characters of a line, for messages (never the raw rest of a huge line).
-std::string shown(std::string_view text) {
-  std::string out(text.substr(0, 40));
-  for (char& c : out) {
-    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e) c = '?';
-  }
-  return "'" + out + (text.size() > 40 ? "...'" : "'");
-}
-
 }  // namespace
 
 bool looks_like_rankfile(const std::string& text) {
@@ -74,13 +65,15 @@ Rankfile parse_rankfile(const std::string& text, const std::string& source) {
     }
     // rank <r> = <host> slot = <n>
     if (content.rfind("rank", 0) != 0) {
-      throw fail("expected 'rank <r>=<host> slot=<n>', got " + shown(content));
+      throw fail("expected 'rank <r>=<host> slot=<n>', got " + quoted_excerpt(content, 40));
     }
     std::string_view rest = trim(content.substr(4));
     const auto equal = rest.find('=');
     if (equal == std::string_view::npos) throw fail("no '=' after the rank number");
     const std::optional<Index> rank = parse_index(trim(rest.substr(0, equal)));
-    if (!rank) throw fail("the rank " + shown(trim(rest.substr(0, equal))) + " is not a number");
+    if (!rank)
+      throw fail("the rank " + quoted_excerpt(trim(rest.substr(0, equal)), 40) +
+                 " is not a number");
     rest = trim(rest.substr(equal + 1));
     const auto space = rest.find_first_of(" \t");
     if (space == std::string_view::npos) throw fail("no 'slot=' after the host");
@@ -92,7 +85,7 @@ Rankfile parse_rankfile(const std::string& text, const std::string& source) {
     const std::string_view slot_text = trim(rest.substr(1));
     const std::optional<Index> slot = parse_index(slot_text);
     if (!slot) {
-      throw fail("slot " + shown(slot_text) +
+      throw fail("slot " + quoted_excerpt(slot_text, 40) +
                  " is not one core number (socket:core lists and ranges are not read)");
     }
     if (static_cast<std::size_t>(*rank) >= seen.size()) {

@@ -55,18 +55,6 @@ std::string fmt_count(double count) {
   return text;
 }
 
-/// At most 60 characters of the user's text for a message, non-printable bytes as '?' (never the
-/// raw bytes of a huge or binary argument).
-std::string shown(std::string_view text) {
-  constexpr std::size_t kMost = 60;
-  std::string out(text.substr(0, kMost));
-  for (char& c : out) {
-    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e) c = '?';
-  }
-  if (text.size() > kMost) out += "...";
-  return out;
-}
-
 char lower(char c) {
   return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
 }
@@ -178,8 +166,8 @@ std::vector<std::string_view> split(std::string_view text, char separator) {
 
 InputError bad_indexes(const std::string& description, const std::string& indexes,
                        const std::string& problem) {
-  return InputError(kSource, "cannot parse '" + shown(description) +
-                                 "': indexes=" + shown(indexes) + " " + problem);
+  return InputError(kSource, "cannot parse '" + excerpt(description, 60) +
+                                 "': indexes=" + excerpt(indexes, 60) + " " + problem);
 }
 
 struct Loop {
@@ -231,7 +219,7 @@ std::vector<Index> pu_os_indexes(const std::vector<Level>& levels, const std::st
                                                    : parse_loop_number(item.substr(star + 1));
         if (!step || !nb || *step < 1 || *nb < 1 || *step > total || *nb > total) {
           throw bad_indexes(description, spec,
-                            "has the loop '" + shown(item) +
+                            "has the loop '" + excerpt(item, 60) +
                                 "'; expected step*count with both in [1, " + std::to_string(total) +
                                 "]");
         }
@@ -244,7 +232,7 @@ std::vector<Index> pu_os_indexes(const std::vector<Level>& levels, const std::st
       std::vector<std::size_t> depths;
       for (const std::string_view name : split(spec, ':')) {
         const std::optional<LevelType> type = parse_type(name);
-        if (!type) throw Unsupported{"interleaving level '" + shown(name) + "'"};
+        if (!type) throw Unsupported{"interleaving level '" + excerpt(name, 60) + "'"};
         std::size_t depth = 0;
         for (std::size_t i = 0; i + 1 < levels.size(); ++i) {
           if (levels[i].type == *type) {
@@ -254,10 +242,10 @@ std::vector<Index> pu_os_indexes(const std::vector<Level>& levels, const std::st
         }
         if (depth == 0) {
           throw bad_indexes(description, spec,
-                            "names '" + shown(name) + "', which is no level above the PUs");
+                            "names '" + excerpt(name, 60) + "', which is no level above the PUs");
         }
         if (std::find(depths.begin(), depths.end(), depth) != depths.end()) {
-          throw bad_indexes(description, spec, "names level '" + shown(name) + "' twice");
+          throw bad_indexes(description, spec, "names level '" + excerpt(name, 60) + "' twice");
         }
         depths.push_back(depth);
       }
@@ -362,15 +350,16 @@ std::variant<std::vector<Level>, Unsupported> scan_levels(const std::string& tex
     while (pos < n && is_alnum(text[pos])) ++pos;
     const std::string_view word(text.data() + begin, pos - begin);
     if (word.empty()) {
-      return Unsupported{"unexpected character '" + shown(std::string_view(text).substr(pos, 1)) +
-                         "' at position " + std::to_string(pos)};
+      return Unsupported{"unexpected character '" +
+                         excerpt(std::string_view(text).substr(pos, 1), 60) + "' at position " +
+                         std::to_string(pos)};
     }
     if (pos == n || text[pos] != ':') {
-      return Unsupported{all_digits(word) ? "level '" + shown(word) + "' has no type"
-                                          : "expected ':' right after '" + shown(word) + "'"};
+      return Unsupported{all_digits(word) ? "level '" + excerpt(word, 60) + "' has no type"
+                                          : "expected ':' right after '" + excerpt(word, 60) + "'"};
     }
     const std::optional<LevelType> type = parse_type(word);
-    if (!type) return Unsupported{"unknown object type '" + shown(word) + "'"};
+    if (!type) return Unsupported{"unknown object type '" + excerpt(word, 60) + "'"};
     const std::size_t arity_begin = ++pos;
     // hwloc reads the number as strtoul(base 0) does: 0x.. hexadecimal, 0.. octal.
     int base = 10;
@@ -389,23 +378,23 @@ std::variant<std::vector<Level>, Unsupported> scan_levels(const std::string& tex
     const std::string_view arity_text(text.data() + arity_begin, pos - arity_begin);
     const std::string_view digits(text.data() + digits_begin, pos - digits_begin);
     if (digits.empty()) {
-      return Unsupported{"missing the number of objects after '" + shown(word) + ":'"};
+      return Unsupported{"missing the number of objects after '" + excerpt(word, 60) + ":'"};
     }
     std::int64_t number = 0;
     const auto [end, error] =
         std::from_chars(digits.data(), digits.data() + digits.size(), number, base);
     if (error != std::errc() || end != digits.data() + digits.size() ||
         number > std::numeric_limits<Index>::max()) {
-      return Unsupported{"number of objects '" + shown(arity_text) +
+      return Unsupported{"number of objects '" + excerpt(arity_text, 60) +
                          "' is not a number below 2^31"};
     }
     const std::optional<std::int64_t> arity = number;
-    if (*arity == 0) return Unsupported{"level '" + shown(word) + "' has 0 objects"};
+    if (*arity == 0) return Unsupported{"level '" + excerpt(word, 60) + "' has 0 objects"};
     Level level{*type, static_cast<Index>(*arity), std::nullopt};
     if (pos < n && text[pos] == '(') {
       const std::size_t close = text.find(')', pos);
       if (close == std::string::npos) {
-        return Unsupported{"missing ')' after '" + shown(word) + "'"};
+        return Unsupported{"missing ')' after '" + excerpt(word, 60) + "'"};
       }
       const std::string_view attributes(text.data() + pos + 1, close - pos - 1);
       for (const std::string_view item : split(attributes, ' ')) {
@@ -421,14 +410,15 @@ std::variant<std::vector<Level>, Unsupported> scan_levels(const std::string& tex
                    is_memory_size(value)) {
           // Memory sizes do not shape the tree.
         } else {
-          return Unsupported{"attribute '" + shown(item) + "' of '" + shown(word) + "'"};
+          return Unsupported{"attribute '" + excerpt(item, 60) + "' of '" + excerpt(word, 60) +
+                             "'"};
         }
       }
       pos = close + 1;
     }
     if (pos < n && text[pos] != ' ') {
       return Unsupported{"expected a space after '" +
-                         shown(std::string_view(text).substr(begin, pos - begin)) + "'"};
+                         excerpt(std::string_view(text).substr(begin, pos - begin), 60) + "'"};
     }
     levels.push_back(std::move(level));
   }
@@ -488,7 +478,7 @@ SyntheticParse parse_synthetic_without_hwloc(const std::string& description,
   for (const Level& level : levels) {
     leaves *= level.arity;
     if (leaves > std::numeric_limits<Index>::max()) {
-      throw InputError(kSource, "cannot parse '" + shown(description) + "': more than " +
+      throw InputError(kSource, "cannot parse '" + excerpt(description, 60) + "': more than " +
                                     std::to_string(std::numeric_limits<Index>::max()) + " PUs");
     }
   }
@@ -497,7 +487,7 @@ SyntheticParse parse_synthetic_without_hwloc(const std::string& description,
     // The OS index of every PU is computed (an interleaving says nothing about a part alone).
     constexpr std::int64_t kMostIndexed = std::int64_t{1} << 26;
     if (leaves > kMostIndexed) {
-      throw InputError(kSource, "cannot parse '" + shown(description) + "': indexes= on " +
+      throw InputError(kSource, "cannot parse '" + excerpt(description, 60) + "': indexes= on " +
                                     std::to_string(leaves) + " PUs; at most " +
                                     std::to_string(kMostIndexed) + " are numbered this way");
     }
@@ -547,7 +537,7 @@ SyntheticParse parse_synthetic_without_hwloc(const std::string& description,
     }
     return SyntheticParse{Topology(std::move(tree), std::move(os), machine_level(levels)), {}};
   } catch (const std::invalid_argument& error) {
-    throw InputError(kSource, "cannot parse '" + shown(description) + "': " + error.what());
+    throw InputError(kSource, "cannot parse '" + excerpt(description, 60) + "': " + error.what());
   }
 }
 
@@ -581,8 +571,8 @@ Topology read_synthetic(const std::string& description, const TopologyOptions& o
   // machine, only the forms read above are accepted (they cost nothing).
   constexpr double kMostForHwloc = 4096.0;
   if (const std::optional<double> pus = estimated_pus(description); pus && *pus > kMostForHwloc) {
-    throw InputError(kSource, "cannot parse '" + shown(description) + "': " + parse.unsupported +
-                                  "; hwloc would build its " + fmt_count(*pus) +
+    throw InputError(kSource, "cannot parse '" + excerpt(description, 60) + "': " +
+                                  parse.unsupported + "; hwloc would build its " + fmt_count(*pus) +
                                   " PUs one by one (at most 4096 are left to it): write the "
                                   "description in the form treematch reads itself");
   }
@@ -592,8 +582,8 @@ Topology read_synthetic(const std::string& description, const TopologyOptions& o
     std::string hwloc_says = error.what();
     const std::string prefix = std::string(kSource) + ": ";
     if (hwloc_says.rfind(prefix, 0) == 0) hwloc_says.erase(0, prefix.size());
-    throw InputError(kSource, "cannot parse '" + shown(description) + "': " + parse.unsupported +
-                                  "; hwloc: " + hwloc_says);
+    throw InputError(kSource, "cannot parse '" + excerpt(description, 60) +
+                                  "': " + parse.unsupported + "; hwloc: " + hwloc_says);
   }
 }
 

@@ -81,17 +81,13 @@ std::optional<double> parse_number(std::string_view text) {
   return value;
 }
 
-std::string quoted(std::string_view text) {
-  return "'" + std::string(text) + "'";
-}
-
 // Reads the body of a tleaf, after its keyword.
 Topology parse_tleaf_body(Lexer& lexer, const std::string& source, const TopologyOptions& options) {
   const std::optional<Token> n_token = lexer.next();
   if (!n_token) throw InputError(source, "tleaf: missing the level count n");
   const std::optional<std::int64_t> n = parse_integer(n_token->text);
   if (!n || *n < 0 || *n > kMaxLevels) {
-    throw InputError(source, "tleaf: the level count n is " + quoted(n_token->text) +
+    throw InputError(source, "tleaf: the level count n is " + quoted_excerpt(n_token->text) +
                                  ", expected an integer in [0, " + std::to_string(kMaxLevels) +
                                  "]");
   }
@@ -109,8 +105,8 @@ Topology parse_tleaf_body(Lexer& lexer, const std::string& source, const Topolog
     if (!arity_token) throw missing("arity");
     const std::optional<std::int64_t> arity = parse_integer(arity_token->text);
     if (!arity) {
-      throw InputError(source, "tleaf: the arity of " + level + " is " + quoted(arity_token->text) +
-                                   ", expected an integer");
+      throw InputError(source, "tleaf: the arity of " + level + " is " +
+                                   quoted_excerpt(arity_token->text) + ", expected an integer");
     }
     if (*arity < 1 || *arity > std::numeric_limits<Index>::max()) {
       throw InputError(source, "tleaf: the arity of " + level + " is " +
@@ -121,7 +117,7 @@ Topology parse_tleaf_body(Lexer& lexer, const std::string& source, const Topolog
     const std::optional<double> cost = parse_number(cost_token->text);
     if (!cost) {
       throw InputError(source, "tleaf: the link cost of " + level + " is " +
-                                   quoted(cost_token->text) + ", expected a number");
+                                   quoted_excerpt(cost_token->text) + ", expected a number");
     }
     if (*cost < 0.0) {
       throw InputError(source, "tleaf: the link cost of " + level + " is " +
@@ -149,7 +145,8 @@ Topology parse_tleaf_body(Lexer& lexer, const std::string& source, const Topolog
   // The definition ends with its line; anything else on that line means n is wrong.
   if (const std::optional<Token> extra = lexer.peek(); extra && extra->line == last_line) {
     throw InputError(source, "tleaf n=" + std::to_string(*n) + " is followed by more tokens (" +
-                                 quoted(extra->text) + "); n does not match the numbers given");
+                                 quoted_excerpt(extra->text) +
+                                 "); n does not match the numbers given");
   }
   // A job needing fewer leaves than a huge description holds maps onto the part it needs.
   if (options.leaves_needed > 0) {
@@ -169,7 +166,7 @@ ConstrainedTopology parse_sub_body(Lexer& lexer, const std::string& source,
   if (!count_token) throw InputError(source, "sub: missing the number of leaves");
   const std::optional<std::int64_t> count = parse_integer(count_token->text);
   if (!count || *count < 0) {
-    throw InputError(source, "sub: the number of leaves is " + quoted(count_token->text) +
+    throw InputError(source, "sub: the number of leaves is " + quoted_excerpt(count_token->text) +
                                  ", expected a non-negative integer");
   }
   std::vector<std::int64_t> ids;
@@ -182,17 +179,17 @@ ConstrainedTopology parse_sub_body(Lexer& lexer, const std::string& source,
     const std::optional<std::int64_t> id = parse_integer(token->text);
     if (!id) {
       throw InputError(source, "sub: announces " + std::to_string(*count) + " leaves but lists " +
-                                   std::to_string(i) + " before " + quoted(token->text));
+                                   std::to_string(i) + " before " + quoted_excerpt(token->text));
     }
     if (*id < 0) throw InputError(source, "sub: negative leaf id " + std::to_string(*id));
     ids.push_back(*id);
   }
   const std::optional<Token> keyword = lexer.next();
   if (!keyword || keyword->text != "tleaf") {
-    throw InputError(source, "sub: expected 'tleaf' after the " + std::to_string(*count) +
-                                 " leaf ids, found " +
-                                 (keyword ? quoted(keyword->text) : std::string("the end")) +
-                                 " (only tleaf architectures are supported inside sub)");
+    throw InputError(
+        source, "sub: expected 'tleaf' after the " + std::to_string(*count) + " leaf ids, found " +
+                    (keyword ? quoted_excerpt(keyword->text) : std::string("the end")) +
+                    " (only tleaf architectures are supported inside sub)");
   }
   // The part of the tree read must hold every leaf the sub architecture names.
   if (options.leaves_needed > 0 && !ids.empty()) {
@@ -228,8 +225,9 @@ Topology parse_tleaf(std::string_view text, const std::string& source,
   Lexer lexer(text);
   const std::optional<Token> keyword = lexer.next();
   if (!keyword || keyword->text != "tleaf") {
-    throw InputError(source, "expected 'tleaf n a0 c0 ...', found " +
-                                 (keyword ? quoted(keyword->text) : std::string("nothing")));
+    throw InputError(source,
+                     "expected 'tleaf n a0 c0 ...', found " +
+                         (keyword ? quoted_excerpt(keyword->text) : std::string("nothing")));
   }
   return parse_tleaf_body(lexer, source, options);
 }
@@ -241,7 +239,7 @@ ConstrainedTopology parse_scotch_architecture(std::string_view text, const std::
   if (keyword && keyword->text == "tleaf") return {parse_tleaf_body(lexer, source, options), {}};
   if (keyword && keyword->text == "sub") return parse_sub_body(lexer, source, options);
   throw InputError(source, "expected a Scotch architecture starting with 'tleaf' or 'sub', found " +
-                               (keyword ? quoted(keyword->text) : std::string("nothing")));
+                               (keyword ? quoted_excerpt(keyword->text) : std::string("nothing")));
 }
 
 ConstrainedTopology read_scotch_architecture_file(const std::string& path,

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "tests/apps/run_command.h"
+#include "tests/h5_id.h"
 
 namespace treematch::testing {
 namespace {
@@ -32,22 +33,6 @@ constexpr hsize_t kDenseChunkRows = 64;
 constexpr int kTimeout = 60;
 
 enum class Defect { kNan, kNegative, kColumnOutOfRange, kCorruptChunk };
-
-/// Owns an hid_t (closed by `closer`).
-class H5Id {
- public:
-  H5Id(hid_t id, herr_t (*closer)(hid_t)) : id_(id), closer_(closer) {}
-  ~H5Id() {
-    if (id_ >= 0) closer_(id_);
-  }
-  H5Id(const H5Id&) = delete;
-  H5Id& operator=(const H5Id&) = delete;
-  operator hid_t() const { return id_; }  // NOLINT: used as an HDF5 argument
-
- private:
-  hid_t id_;
-  herr_t (*closer_)(hid_t);
-};
 
 /// A chunked, deflated 1-D dataset `name` of `values` in `group`.
 template <typename T>

@@ -20,6 +20,7 @@
 #include "io/matrix_hdf5.h"
 #include "io/matrix_reader.h"
 #include "io/matrix_stream.h"
+#include "tests/h5_id.h"
 #include "tests/io/input_error_expectation.h"
 #include "tests/seed_example.h"
 #include "tests/test_support.h"
@@ -29,6 +30,7 @@ namespace {
 
 using testing::data_dir;
 using testing::expect_input_error;
+using testing::H5Id;
 
 namespace fs = std::filesystem;
 
@@ -88,22 +90,6 @@ std::string dense_text(const Dense& m, char separator) {
   }
   return text;
 }
-
-/// Owns an hid_t in the tests that craft HDF5 files by hand.
-class H5Id {
- public:
-  H5Id(hid_t id, herr_t (*closer)(hid_t)) : id_(id), closer_(closer) {}
-  ~H5Id() {
-    if (id_ >= 0) closer_(id_);
-  }
-  H5Id(const H5Id&) = delete;
-  H5Id& operator=(const H5Id&) = delete;
-  operator hid_t() const { return id_; }  // NOLINT: used as an HDF5 argument
-
- private:
-  hid_t id_;
-  herr_t (*closer_)(hid_t);
-};
 
 /// Writes a 1-D dataset of int32 or double values.
 template <class T>

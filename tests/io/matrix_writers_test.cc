@@ -25,6 +25,7 @@
 #include "io/matrix_writers.h"
 #include "io/topology_reader.h"
 #include "tests/graph_arrays.h"
+#include "tests/h5_id.h"
 #include "tests/seed_example.h"
 
 namespace treematch::io {
@@ -39,6 +40,7 @@ const Dense kSeed = testing::seed_rows();
 
 using testing::arrays;
 using testing::GraphArrays;
+using testing::H5Id;
 
 std::string dense_text(const Dense& m) {
   std::string text;
@@ -76,22 +78,6 @@ WriteSummary convert(const std::string& from, const std::string& to, MatrixForma
   const auto source = open_matrix_source(from, Metric::kSize);
   return write_matrix(to, format, *source, options);
 }
-
-/// Owns an hid_t in the tests that inspect HDF5 layouts.
-class H5Id {
- public:
-  H5Id(hid_t id, herr_t (*closer)(hid_t)) : id_(id), closer_(closer) {}
-  ~H5Id() {
-    if (id_ >= 0) closer_(id_);
-  }
-  H5Id(const H5Id&) = delete;
-  H5Id& operator=(const H5Id&) = delete;
-  operator hid_t() const { return id_; }  // NOLINT: used as an HDF5 argument
-
- private:
-  hid_t id_;
-  herr_t (*closer_)(hid_t);
-};
 
 /// Chunk dimensions, maximum dimensions and filter count of one dataset.
 struct Layout {
