@@ -182,6 +182,12 @@ ConstrainedTopology parse_sub_body(Lexer& lexer, const std::string& source,
                                    std::to_string(i) + " before " + quoted_excerpt(token->text));
     }
     if (*id < 0) throw InputError(source, "sub: negative leaf id " + std::to_string(*id));
+    // Refused before the tree is built: reading a tree that reaches it would cost what it says.
+    if (*id >= kMaxLeaves) {
+      throw InputError(source, "sub: leaf id " + std::to_string(*id) +
+                                   " is beyond the largest tree treematch reads (" +
+                                   std::to_string(kMaxLeaves) + " leaves)");
+    }
     ids.push_back(*id);
   }
   const std::optional<Token> keyword = lexer.next();

@@ -17,7 +17,7 @@ fi
 root=$PWD
 out="$build/tests/fuzz/runs"
 mkdir -p "$out"
-export ASAN_OPTIONS=detect_leaks=1:suppressions=$root/tests/fuzz/asan.supp
+export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:suppressions=$root/tests/fuzz/asan.supp
 export LSAN_OPTIONS=suppressions=$root/tests/fuzz/lsan.supp
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 run() {
