@@ -10,7 +10,9 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,6 +20,7 @@
 #include <fmt/format.h>
 
 #include "io/agreement.h"
+#include "io/contained_call.h"
 #include "io/input_error.h"
 #include "io/matrix_hdf5_parallel.h"
 
@@ -510,6 +513,23 @@ class DeferredErrors {
   std::exception_ptr error_;
 };
 
+// HDF5 trusts a file's metadata: a damaged object header, symbol table or attribute can make it
+// crash or loop (fuzzer findings: SIGSEGV in H5F__accum_read under H5Lexists, endless global heap
+// reads). What it reads before any row is therefore read once in a child process first; a child
+// that dies or hangs refuses the file here, in one line, before this process reads it.
+void tried_in_child(const std::string& path, const std::string& what,
+                    const std::function<void()>& call) {
+  const std::optional<std::string> failure = failure_in_child(
+      [&] {
+        const QuietErrors quiet;
+        call();
+      },
+      kLibraryProbeSeconds);
+  if (failure) {
+    throw InputError(path, "HDF5 " + *failure + " reading " + what + ": the file is damaged");
+  }
+}
+
 }  // namespace
 
 struct Hdf5MatrixReader::Impl {
@@ -875,9 +895,22 @@ struct Hdf5MatrixReader::Impl {
   }
 };
 
+void Hdf5MatrixReader::probe_metadata(const std::string& path, const std::string& object) {
+  struct MetadataRead {};
+  tried_in_child(path, "the metadata of " + object, [&] {
+    Impl probe(path, object);
+    try {
+      probe.open([](Index) { throw MetadataRead{}; });
+    } catch (const MetadataRead&) {
+      // everything before the rows was read
+    }
+  });
+}
+
 Hdf5MatrixReader::Hdf5MatrixReader(const std::string& path, const std::string& object,
                                    const OrderCheck& check)
     : impl_(std::make_unique<Impl>(path, object)) {
+  probe_metadata(path, object);
   const QuietErrors quiet;
   impl_->open(check);
 }
@@ -891,6 +924,7 @@ Hdf5MatrixReader::Hdf5MatrixReader(const std::string& path, const std::string& o
   // Every rank opens the same file: they agree on the outcome before any of them returns, or
   // unwinds and closes its file (H5Fclose is collective) while others would still be opening.
   run_agreed(comm, [&] {
+    probe_metadata(path, object);
     impl.file_access = impl.site.own(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "H5Pcreate");
     impl.site.check(H5Pset_fapl_mpio(impl.file_access.get(), comm, MPI_INFO_NULL),
                     "H5Pset_fapl_mpio");
@@ -1000,7 +1034,9 @@ std::unique_ptr<MatrixRowSource> open_hdf5_row_source(const std::string& path,
   return std::make_unique<Hdf5RowSource>(path, object, check);
 }
 
-bool hdf5_has_object(const std::string& path, const std::string& object) {
+namespace {
+
+bool has_object(const std::string& path, const std::string& object) {
   const QuietErrors quiet;
   const Site site(path, /*reading=*/true);
   const Handle file = open_for_reading(site);
@@ -1014,6 +1050,13 @@ bool hdf5_has_object(const std::string& path, const std::string& object) {
         site.own(H5Oopen(file.get(), prefix.c_str(), H5P_DEFAULT), H5Oclose, "H5Oopen", prefix);
     if (H5Iget_type(parent.get()) != H5I_GROUP) return false;
   }
+}
+
+}  // namespace
+
+bool hdf5_has_object(const std::string& path, const std::string& object) {
+  tried_in_child(path, "the links to " + object, [&] { (void)has_object(path, object); });
+  return has_object(path, object);
 }
 
 bool hdf5_has_group_member(const std::string& path, const std::string& object,

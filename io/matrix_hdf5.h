@@ -86,6 +86,9 @@ class Hdf5MatrixReader {
 
  private:
   struct Impl;
+  /// Reads the metadata of `object` in a child process first (HDF5 may crash or loop on a
+  /// damaged file); throws InputError naming `path` when the child dies or hangs.
+  static void probe_metadata(const std::string& path, const std::string& object);
   std::unique_ptr<Impl> impl_;
 };
 

@@ -1,0 +1,52 @@
+// Library calls tried in a forked child first (see contained_call.h).
+#include "io/contained_call.h"
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+
+namespace treematch::io {
+
+std::optional<std::string> failure_in_child(const std::function<void()>& call, unsigned seconds) {
+  std::fflush(nullptr);  // nothing buffered here is written twice
+  const pid_t child = fork();
+  if (child < 0) return std::nullopt;
+  if (child == 0) {
+    // Only the default action of SIGALRM ends a child that loops (a handler installed by the
+    // process, e.g. a fuzzer's, must not catch it); the parent prints what went wrong.
+    std::signal(SIGALRM, SIG_DFL);
+    alarm(seconds);
+    const int null = open("/dev/null", O_WRONLY);
+    if (null >= 0) {
+      dup2(null, STDOUT_FILENO);
+      dup2(null, STDERR_FILENO);
+    }
+    try {
+      call();
+    } catch (...) {
+      // an error the parent will meet and report itself
+    }
+    _exit(0);
+  }
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0) {
+    if (errno != EINTR) return std::nullopt;
+  }
+  if (WIFSIGNALED(status)) {
+    const int signal = WTERMSIG(status);
+    if (signal == SIGALRM) return "did not finish within " + std::to_string(seconds) + " s";
+    return "crashed with signal " + std::to_string(signal) + " (" + strsignal(signal) + ")";
+  }
+  // A sanitizer ends a process with exit code 1 on what would be a crash without it.
+  if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
+    return "crashed (exit code " + std::to_string(WEXITSTATUS(status)) + ")";
+  }
+  return std::nullopt;
+}
+
+}  // namespace treematch::io
