@@ -16,7 +16,7 @@ fi
 $SUDO apt-get install -y -qq --no-install-recommends \
   build-essential cmake pkg-config ca-certificates \
   libopenmpi-dev openmpi-bin \
-  libhwloc-dev hwloc \
+  libhwloc-dev libhwloc-plugins hwloc \
   libtbb-dev \
   libhdf5-openmpi-dev hdf5-tools \
   googletest libgtest-dev \

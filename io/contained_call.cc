@@ -17,9 +17,12 @@ std::optional<std::string> failure_in_child(const std::function<void()>& call, u
   const pid_t child = fork();
   if (child < 0) return std::nullopt;
   if (child == 0) {
-    // Only the default action of SIGALRM ends a child that loops (a handler installed by the
-    // process, e.g. a fuzzer's, must not catch it); the parent prints what went wrong.
-    std::signal(SIGALRM, SIG_DFL);
+    // The default actions end the child: a handler the process installed (Open MPI's backtrace,
+    // a sanitizer's or a fuzzer's report) must not catch the library's crash or the alarm that
+    // ends a loop, nor write anything; the parent prints what went wrong.
+    for (const int signal : {SIGALRM, SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL}) {
+      std::signal(signal, SIG_DFL);
+    }
     alarm(seconds);
     const int null = open("/dev/null", O_WRONLY);
     if (null >= 0) {

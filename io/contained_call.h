@@ -14,7 +14,7 @@ inline constexpr unsigned kLibraryProbeSeconds = 20;
 /// Runs `call` in a forked child process given `seconds`: nothing when the child ends normally
 /// (returning or throwing: the caller then makes the call itself and meets the same error), else
 /// what ended it ("crashed with signal 11 (Segmentation fault)", "did not finish within 20 s").
-/// For the libraries that trust what they parse (HDF5 metadata, hwloc synthetic strings): a
+/// For the libraries that trust what they parse (HDF5 metadata, hwloc XML and synthetic strings): a
 /// damaged input fails in the child, never in this process, which reports it in one line. The
 /// child makes no MPI call and writes nothing. Nothing is returned when fork() fails.
 std::optional<std::string> failure_in_child(const std::function<void()>& call, unsigned seconds);

@@ -12,6 +12,7 @@
 #include <iterator>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -217,14 +218,26 @@ Topology read_hwloc_xml(const std::string& path, const TopologyOptions& options)
   if (const std::string problem = hwloc_xml_problem(xml); !problem.empty()) {
     throw InputError(path, "damaged hwloc XML: " + problem);
   }
-  TopologyHandle topology = new_topology(HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
-  errno = 0;
-  if (hwloc_topology_set_xmlbuffer(topology.get(), xml.c_str(), static_cast<int>(xml.size() + 1)) !=
-      0) {
-    throw InputError(
-        path, call_failed("hwloc_topology_set_xmlbuffer") + " (not a readable hwloc XML file?)");
+  const auto load_xml = [&] {
+    TopologyHandle topology = new_topology(HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
+    errno = 0;
+    if (hwloc_topology_set_xmlbuffer(topology.get(), xml.c_str(),
+                                     static_cast<int>(xml.size() + 1)) != 0) {
+      throw InputError(
+          path, call_failed("hwloc_topology_set_xmlbuffer") + " (not a readable hwloc XML file?)");
+    }
+    load(topology.get(), path);
+    return topology;
+  };
+  // The checks above cannot foresee every crash: hwloc's own minimal XML parser (used when the
+  // libxml2 plugin is not installed) dereferences null on some damaged files the checks let
+  // through. hwloc loads the file in a child process first; large files get one more second per
+  // MiB, as loading them takes longer.
+  const unsigned seconds = kLibraryProbeSeconds + static_cast<unsigned>(xml.size() >> 20);
+  if (const std::optional<std::string> failure = failure_in_child([&] { load_xml(); }, seconds)) {
+    throw InputError(path, "damaged hwloc XML: hwloc " + *failure + " loading it");
   }
-  load(topology.get(), path);
+  const TopologyHandle topology = load_xml();
   return convert(topology.get(), path, MachineRule::kOneMachine, options);
 }
 

@@ -188,25 +188,33 @@ TEST(CliMap, ADamagedHdf5ObjectHeaderIsOneLine) {
   EXPECT_FALSE(std::filesystem::exists(out));
 }
 
-// Found by the fuzzers: HDF5 crashing on a damaged symbol table (SIGSEGV under H5Lexists) and
-// hwloc asserting on a synthetic string it first accepts; both are now tried in a child process
+// Found by the fuzzers: HDF5 crashing on a damaged symbol table (SIGSEGV under H5Lexists), hwloc
+// asserting on a synthetic string it first accepts, and hwloc's own XML parser (without the
+// libxml2 plugin) dereferencing null on a damaged export; all are now tried in a child process
 // and refused in one line.
 TEST(CliMap, InputsThatCrashTheLibrariesAreOneLine) {
   TempDir dir;
   const std::string corpus = std::string(TM_SOURCE_ROOT) + "/tests/fuzz/corpus/";
   const std::string h5 = corpus + "hdf5_dense_fuzzer/segfault_in_symbol_table.h5";
   const std::string synthetic = read_text(corpus + "synthetic_fuzzer/hwloc_assertion");
+  const std::string xml = corpus + "hwloc_xml_fuzzer/minimal_parser_null_deref.xml";
+  const std::string ring = dir.write("ring.mat", "0 1\n1 0\n");
   struct Case {
+    std::string environment;
     std::string arguments;
     std::string message;
   };
   for (const Case& c :
-       {Case{"-m " + h5 + " -t 'tleaf 1 64 1'",
+       {Case{"", "-m " + h5 + " -t 'tleaf 1 64 1'",
              h5 + ": HDF5 crashed with signal 11 (Segmentation fault) reading the links to /size"},
-        Case{"-m " + dir.write("ring.mat", "0 1\n1 0\n") + " -t '" + synthetic + "'",
-             "hwloc: hwloc crashed with signal 6 (Aborted) building"}}) {
+        Case{"", "-m " + ring + " -t '" + synthetic + "'",
+             "hwloc: hwloc crashed with signal 6 (Aborted) building"},
+        Case{"HWLOC_LIBXML_IMPORT=0 ", "-m " + ring + " -t " + xml,
+             xml + ": damaged hwloc XML: hwloc crashed with signal 11 (Segmentation fault)"}}) {
     const std::string out = dir.file("out.perm");
-    const CommandResult run = run_treematch("map " + c.arguments + " -o " + out, dir);
+    const CommandResult run =
+        run_shell(c.environment + TM_BINARY + " map " + c.arguments + " -o " + out,
+                  dir.file("stdout.txt"), dir.file("stderr.txt"));
     EXPECT_EQ(run.exit_code, 2) << run.err;
     EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
     EXPECT_NE(run.err.find(c.message), std::string::npos) << run.err;

@@ -12,24 +12,26 @@ shift $(( $# > 2 ? 2 : $# ))
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   targets=(mat_fuzzer csv_fuzzer metis_fuzzer hdf5_dense_fuzzer hdf5_csr_fuzzer monitoring_fuzzer
-           tleaf_fuzzer synthetic_fuzzer hwloc_xml_fuzzer)
+           tleaf_fuzzer synthetic_fuzzer hwloc_xml_fuzzer hwloc_xml_minimal_parser)
 fi
 root=$PWD
 out="$build/tests/fuzz/runs"
 mkdir -p "$out"
 export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:suppressions=$root/tests/fuzz/asan.supp
-export LSAN_OPTIONS=suppressions=$root/tests/fuzz/lsan.supp
+export LSAN_OPTIONS=print_suppressions=0:suppressions=$root/tests/fuzz/lsan.supp
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 run() {
-  local target=$1
-  # As tests/fuzz/CMakeLists.txt: HDF5 mallocs (never touches) buffers sized by damaged headers.
-  local malloc_limit=2048
+  local target=$1 binary=$1
+  # As tests/fuzz/CMakeLists.txt: HDF5 mallocs (never touches) buffers sized by damaged headers;
+  # hwloc_xml_minimal_parser is hwloc_xml_fuzzer with hwloc's own XML parser instead of libxml2's.
+  local malloc_limit=2048 parser=1
   case $target in hdf5_*) malloc_limit=8192 ;; esac
+  if [ "$target" = hwloc_xml_minimal_parser ]; then binary=hwloc_xml_fuzzer parser=0; fi
   mkdir -p "$out/$target/found"
   (cd "$out/$target" &&
-   "$root/$build/tests/fuzz/$target" -max_total_time="$seconds" -rss_limit_mb=2048 \
-     -malloc_limit_mb="$malloc_limit" -timeout=30 \
-     -print_final_stats=1 found "$root/tests/fuzz/corpus/$target" > log.txt 2>&1 || true)
+   HWLOC_LIBXML_IMPORT=$parser "$root/$build/tests/fuzz/$binary" -max_total_time="$seconds" \
+     -rss_limit_mb=2048 -malloc_limit_mb="$malloc_limit" -timeout=30 \
+     -print_final_stats=1 found "$root/tests/fuzz/corpus/$binary" > log.txt 2>&1 || true)
 }
 running=0
 for target in "${targets[@]}"; do
