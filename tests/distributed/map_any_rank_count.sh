@@ -7,15 +7,23 @@ set -euo pipefail
 treematch=$1 mpiexec=$2 matrix=$3
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-"$treematch" convert "$matrix" "$scratch/m.h5" 2>/dev/null
+# A failing command shows its stderr (kept aside otherwise: the summaries are not the test's).
+run() {
+  if ! "$@" 2>"$scratch/stderr"; then
+    echo "failed: $*" >&2
+    cat "$scratch/stderr" >&2
+    exit 1
+  fi
+}
+run "$treematch" convert "$matrix" "$scratch/m.h5"
 topology="tleaf 3 16 100 4 10 16 1"
 for options in "" "--gather-entries 1000"; do
   # shellcheck disable=SC2086  # the options are words
-  "$treematch" map -m "$scratch/m.h5" -t "$topology" $options -o "$scratch/plain" 2>/dev/null
+  run "$treematch" map -m "$scratch/m.h5" -t "$topology" $options -o "$scratch/plain"
   for ranks in 1 2 3; do
     # shellcheck disable=SC2086
-    "$mpiexec" -n "$ranks" --oversubscribe --allow-run-as-root \
-      "$treematch" map -m "$scratch/m.h5" -t "$topology" $options -o "$scratch/r$ranks" 2>/dev/null
+    run "$mpiexec" -n "$ranks" --oversubscribe --allow-run-as-root \
+      "$treematch" map -m "$scratch/m.h5" -t "$topology" $options -o "$scratch/r$ranks"
     if ! cmp -s "$scratch/plain" "$scratch/r$ranks"; then
       echo "map '$options' under $ranks ranks differs from the plain run" >&2
       exit 1

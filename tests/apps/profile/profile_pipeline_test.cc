@@ -30,11 +30,8 @@ CommandResult run_mpi(const std::string& exports, const std::string& program,
                       const std::string& cwd) {
   const std::string out = scratch.file("mpi-stdout.txt");
   const std::string err = scratch.file("mpi-stderr.txt");
-  // verify_asan_link_order=0: in sanitized builds a preloaded library precedes the ASan runtime.
   const std::string command = "cd " + quote(cwd) + " && " + TM_MPIEXEC + " -n " +
-                              std::to_string(kRanks) +
-                              " --oversubscribe --allow-run-as-root -x "
-                              "ASAN_OPTIONS=verify_asan_link_order=0 " +
+                              std::to_string(kRanks) + " --oversubscribe --allow-run-as-root " +
                               exports + " " + quote(program) + " " + arguments;
   return run_shell(command, out, err);
 }
@@ -107,8 +104,9 @@ std::vector<std::string> temporaries_in(const fs::path& dir) {
   return names;
 }
 
+/// LD_PRELOAD: the library (after the ASan runtime in sanitized builds, see CMakeLists.txt).
 std::string preload_exports(const std::string& output) {
-  return std::string("-x LD_PRELOAD=") + quote(TM_PROFILE_LIBRARY) +
+  return std::string("-x LD_PRELOAD=") + quote(TM_PROFILE_PRELOAD) +
          (output.empty() ? "" : " -x TREEMATCH_PROFILE_OUT=" + quote(output));
 }
 
