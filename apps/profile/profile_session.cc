@@ -99,8 +99,8 @@ ProfileSession::ProfileSession(const ProfileOptions& options, int thread_level)
 }
 
 ProfileSession::~ProfileSession() {
-  // Groups of communicators and windows never freed; their attributes died with MPI.
-  for (PeerGroup* group : live_groups_) delete group;
+  // Groups detach_all() could not detach (finish() never ran, or memory ran out).
+  for (const auto& entry : live_groups_) delete entry.first;
 }
 
 std::unique_ptr<PeerGroup> ProfileSession::translate(MPI_Group group, int rank) const {
@@ -155,7 +155,7 @@ PeerGroup* ProfileSession::attach_comm_group(MPI_Comm comm) {
     check(PMPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
     check(PMPI_Comm_group(comm, &group), "MPI_Comm_group");
   }
-  PeerGroup* peers = adopt(translate(group, rank));
+  PeerGroup* peers = adopt(translate(group, rank), Holder{comm, MPI_WIN_NULL});
   if (PMPI_Comm_set_attr(comm, comm_keyval_, peers) != MPI_SUCCESS) {
     disown(peers);
     return nullptr;
@@ -192,7 +192,8 @@ PeerGroup* ProfileSession::attach_win_group(MPI_Win win) {
     PMPI_Group_free(&group);
     throw std::runtime_error("MPI_Group_rank failed");
   }
-  PeerGroup* peers = adopt(translate(group, rank == MPI_UNDEFINED ? -1 : rank));
+  PeerGroup* peers =
+      adopt(translate(group, rank == MPI_UNDEFINED ? -1 : rank), Holder{MPI_COMM_NULL, win});
   if (PMPI_Win_set_attr(win, win_keyval_, peers) != MPI_SUCCESS) {
     disown(peers);
     return nullptr;
@@ -200,9 +201,9 @@ PeerGroup* ProfileSession::attach_win_group(MPI_Win win) {
   return peers;
 }
 
-PeerGroup* ProfileSession::adopt(std::unique_ptr<PeerGroup> group) {
+PeerGroup* ProfileSession::adopt(std::unique_ptr<PeerGroup> group, Holder holder) {
   const std::lock_guard<std::mutex> lock(groups_mutex_);
-  live_groups_.insert(group.get());
+  live_groups_.emplace(group.get(), holder);
   return group.release();
 }
 
@@ -272,7 +273,7 @@ void ProfileSession::finish() noexcept {
     const std::lock_guard<std::mutex> lock(groups_mutex_);
     finished_ = true;
     world_.flush(recorder_);
-    for (PeerGroup* group : live_groups_) group->flush(recorder_);
+    for (const auto& entry : live_groups_) entry.first->flush(recorder_);
   }
   try {
     exchange_incoming();
@@ -283,6 +284,31 @@ void ProfileSession::finish() noexcept {
     std::fprintf(stderr, "treematch-profile: no profile written to %s: %s\n",
                  options_.output.c_str(), e.what());
   }
+  detach_all();
+}
+
+void ProfileSession::detach_all() noexcept {
+  // MPI_Finalize frees neither keyvals nor groups, and a keyval lives on while a communicator the
+  // application never freed still carries its attribute. Copied first: each deletion calls
+  // retire(), which takes groups_mutex_ and erases the group.
+  std::vector<Holder> holders;
+  try {
+    const std::lock_guard<std::mutex> lock(groups_mutex_);
+    holders.reserve(live_groups_.size());
+    for (const auto& entry : live_groups_) holders.push_back(entry.second);
+  } catch (...) {
+    // Out of memory: the groups stay attached and are deleted with the session.
+  }
+  for (const Holder& holder : holders) {
+    if (holder.comm != MPI_COMM_NULL) {
+      static_cast<void>(PMPI_Comm_delete_attr(holder.comm, comm_keyval_));
+    } else {
+      static_cast<void>(PMPI_Win_delete_attr(holder.win, win_keyval_));
+    }
+  }
+  static_cast<void>(PMPI_Comm_free_keyval(&comm_keyval_));
+  static_cast<void>(PMPI_Win_free_keyval(&win_keyval_));
+  static_cast<void>(PMPI_Group_free(&world_group_));
 }
 
 }  // namespace treematch::profile

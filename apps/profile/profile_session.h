@@ -10,7 +10,6 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "src/distributed/profile/traffic_recorder.h"
 
@@ -81,7 +80,8 @@ class ProfileSession {
 
   /// Collective over MPI_COMM_WORLD, before PMPI_Finalize: stops counting, spreads the deferred
   /// collective volumes, hands one-sided replies (Get) to the rows of their senders, and writes
-  /// the profile. A failure prints one line on stderr and is otherwise ignored.
+  /// the profile, then detaches the session from MPI (detach_all). A failure prints one line on
+  /// stderr and is otherwise ignored.
   void finish() noexcept;
 
   /// Called by MPI when a communicator or window carrying a peer group is freed: the group's
@@ -94,9 +94,18 @@ class ProfileSession {
   PeerGroup* attach_win_group(MPI_Win win);
   /// The world ranks of the members of `group` (freed here), `rank` being this process's index.
   std::unique_ptr<PeerGroup> translate(MPI_Group group, int rank) const;
-  PeerGroup* adopt(std::unique_ptr<PeerGroup> group);
+  /// What a peer group is attached to (by an attribute): a communicator or a window.
+  struct Holder {
+    MPI_Comm comm = MPI_COMM_NULL;
+    MPI_Win win = MPI_WIN_NULL;
+  };
+  PeerGroup* adopt(std::unique_ptr<PeerGroup> group, Holder holder);
   void disown(PeerGroup* group) noexcept;
   void exchange_incoming();
+  /// Before PMPI_Finalize: removes the attribute from every communicator and window still alive
+  /// (MPI retires their groups), then frees the keyvals and the world group, so that the session
+  /// leaves nothing behind in MPI.
+  void detach_all() noexcept;
 
   ProfileOptions options_;
   int world_rank_ = 0;
@@ -111,7 +120,7 @@ class ProfileSession {
   std::mutex create_mutex_;  ///< attaching a group to a communicator or window (never in callbacks)
   std::mutex
       groups_mutex_;  ///< live_groups_ and finished_ (taken in callbacks; no MPI call inside)
-  std::unordered_set<PeerGroup*> live_groups_;
+  std::unordered_map<PeerGroup*, Holder> live_groups_;
   std::atomic<bool> finished_{false};  ///< finish() ran: Pcontrol and retire stop recording
   std::mutex persistent_mutex_;        ///< taken only under MPI_THREAD_MULTIPLE
   std::unordered_map<MPI_Request, PersistentSend> persistent_;
