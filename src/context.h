@@ -143,12 +143,16 @@ struct DriverContext {
   /// on the rank count...
   std::int64_t whole_matrix_max_entries = std::int64_t{1} << 22;
   bool whole_matrix_forced = false;  ///< ... unless forced (--refine), gathering a distributed one
+  /// Once a strategy has given a candidate, the later ones are skipped (the identity, the floor,
+  /// still runs): a list read as "this one, or else that one where it does not apply" (the fast
+  /// preset: the multilevel top-down mapping, or the walk on matrices too large for it).
+  bool first_that_applies = false;
 };
 
 /// How much time a mapping may take, in the manner of KaMinPar's presets and SharedMap's
 /// fast/eco/strong: each is a Context (preset_context); every option can still be changed.
 enum class Preset {
-  kFast,     ///< the bottom-up walk and a cheap repair
+  kFast,     ///< one cheap multilevel split per node, TreeMatch's walk inside nodes; no refinement
   kDefault,  ///< the cheapest of the walks and top-down candidates, refined
   kStrong,   ///< more candidates and attempts for lower cost
 };

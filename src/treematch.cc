@@ -112,6 +112,7 @@ TreeMatchResult treematch_map(const MappingInput& input, const Topology& topolog
   bool have = false;
   std::vector<StrategyTrace> traces;
   for (const Strategy strategy : ctx.driver.strategies) {
+    if (ctx.driver.first_that_applies && have && strategy != Strategy::kIdentity) continue;
     const auto start = std::chrono::steady_clock::now();
     std::vector<TreeMatchResult> found = candidates(strategy, input, tree, ctx, whole);
     // Exchanges of processes and subtrees that lower the weighted cost, for every candidate but

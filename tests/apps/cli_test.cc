@@ -293,6 +293,31 @@ TEST(CliMap, AHugeDescribedTreeIsReadAsThePartTheJobUses) {
   }
 }
 
+// --verbose prints the effective settings: the preset's, with what --set changed.
+TEST(CliPreset, VerbosePrintsThePresetsSettingsWithTheOverrides) {
+  TempDir dir;
+  const std::string matrix = dir.write("ring.mat", "0 1 0 1\n1 0 1 0\n0 1 0 1\n1 0 1 0\n");
+  const CommandResult fast = run_treematch(
+      "map -m " + matrix + " -t 'tleaf 2 2 10 2 1' --preset fast --verbose -o " + dir.file("a"),
+      dir);
+  ASSERT_EQ(fast.exit_code, 0) << fast.err;
+  for (const char* line : {"preset = fast\n", "driver.first_that_applies = 1\n",
+                           "partition.attempts = 1\n", "refinement.swaps = 0\n"}) {
+    EXPECT_NE(fast.err.find(line), std::string::npos) << line << fast.err;
+  }
+  const CommandResult changed =
+      run_treematch("map -m " + matrix +
+                        " -t 'tleaf 2 2 10 2 1' --preset fast --set partition.attempts=3 --set "
+                        "driver.first_that_applies=0 --verbose -o " +
+                        dir.file("b"),
+                    dir);
+  ASSERT_EQ(changed.exit_code, 0) << changed.err;
+  for (const char* line :
+       {"preset = fast\n", "driver.first_that_applies = 0\n", "partition.attempts = 3\n"}) {
+    EXPECT_NE(changed.err.find(line), std::string::npos) << line << changed.err;
+  }
+}
+
 struct BadInput {
   std::string name;
   std::string file;        ///< fixture file name ("" = none)
@@ -427,7 +452,18 @@ INSTANTIATE_TEST_SUITE_P(
                  "times the largest distance of the topology"},
         BadInput{"tleaf_link_costs_overflow", "m.mat", "0 1\n1 0\n",
                  "map -m {file} -t 'tleaf 2 2 1e308 2 1'", "is 1e308; costs must be <= 1e300",
-                 false}),
+                 false},
+        // Presets and their options: a name not among the three, an option that does not exist
+        // (the message lists them), a value of the wrong kind.
+        BadInput{"unknown_preset", "m.mat", "0 1\n1 0\n",
+                 "map -m {file} -t 'tleaf 1 8 1' --preset quick",
+                 "--preset: unknown preset 'quick'; use fast, default or strong", false},
+        BadInput{"unknown_set_option", "m.mat", "0 1\n1 0\n",
+                 "map -m {file} -t 'tleaf 1 8 1' --preset fast --set partition.speed=9",
+                 "the options are driver.strategies, ", false},
+        BadInput{"set_option_of_the_wrong_kind", "m.mat", "0 1\n1 0\n",
+                 "map -m {file} -t 'tleaf 1 8 1' --set driver.first_that_applies=maybe",
+                 "0, 1, true or false", false}),
     [](const ::testing::TestParamInfo<BadInput>& param) { return param.param.name; });
 
 }  // namespace

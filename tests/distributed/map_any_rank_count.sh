@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # `treematch map` on an HDF5 matrix writes the same mapping alone and under mpiexec with 1, 2 and 3
 # ranks, with the default options (refinement and top-down candidates on: the matrix is small) and
-# with --gather-entries below the matrix's entries (levels distributed; those stages off alike).
+# with --gather-entries below the matrix's entries (levels distributed; those stages off alike),
+# and with the fast preset (its multilevel mapping; with --gather-entries, its fallback walk) and
+# the strong preset.
 #   map_any_rank_count.sh TREEMATCH MPIEXEC MATRIX
 set -euo pipefail
 treematch=$1 mpiexec=$2 matrix=$3
@@ -17,7 +19,8 @@ run() {
 }
 run "$treematch" convert "$matrix" "$scratch/m.h5"
 topology="tleaf 3 16 100 4 10 16 1"
-for options in "" "--gather-entries 1000"; do
+for options in "" "--gather-entries 1000" "--preset fast" "--preset fast --gather-entries 1000" \
+               "--preset strong"; do
   # shellcheck disable=SC2086  # the options are words
   run "$treematch" map -m "$scratch/m.h5" -t "$topology" $options -o "$scratch/plain"
   for ranks in 1 2 3; do

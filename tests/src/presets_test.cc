@@ -1,0 +1,144 @@
+// Tests of the presets (fast, default, strong): what each is made of, the quality the fast one
+// keeps on stencils, and the properties every preset keeps (a permutation, never costlier than
+// the identity, the same mapping for any thread count).
+#include <gtest/gtest.h>
+#include <oneapi/tbb/global_control.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "src/context.h"
+#include "src/cost.h"
+#include "src/stencil_pattern.h"
+#include "src/strategies/identity.h"
+#include "src/topology.h"
+#include "src/treematch.h"
+#include "tests/src/hierarchical_pattern.h"
+
+namespace treematch {
+namespace {
+
+using testing::hierarchical_pattern;
+using testing::random_permutation;
+using testing::tree_of;
+
+constexpr Preset kPresets[] = {Preset::kFast, Preset::kDefault, Preset::kStrong};
+
+// The strategies that proposed a candidate (one that does not apply to the input proposes none).
+std::vector<std::string> strategies_run(const TreeMatchResult& result) {
+  std::vector<std::string> names;
+  for (const StrategyTrace& trace : result.strategies) {
+    if (trace.candidates > 0) names.push_back(trace.strategy);
+  }
+  return names;
+}
+
+//   A 32 x 16 x 16 stencil, ranks shuffled, on the benchmark's machine shape (64 switches x 16
+//   nodes x 2 packages x 4 cores), where the nested blocks are the optimum (see
+//   MultilevelTopDown.ShuffledStencilMapsAtTheNestedBlocksCost): the fast preset stays within 3%
+//   of it, which TreeMatch's walk alone (the fast preset's walk settings) does not.
+TEST(Presets, FastIsWithinThreePercentOfTheOptimumOnShuffledStencils) {
+  const Topology tree = tree_of({64, 16, 2, 4});
+  const std::vector<CellBox> boxes = {{4, 4, 8}, {2, 2, 2}, {2, 2, 1}, {1, 1, 1}};
+  const Context fast = preset_context(Preset::kFast);
+  Context walk_only = fast;
+  walk_only.driver.strategies = {Strategy::kBottomUp, Strategy::kIdentity};
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    const StencilSpec spec{.nx = 32, .ny = 16, .nz = 16, .seed = seed};
+    const CommGraph graph = make_stencil_27(spec);
+    const double optimum = evaluate_cost(graph, tree, nested_block_mapping(spec, boxes)).weighted;
+    const TreeMatchResult ours = treematch_map(graph, tree, fast);
+    EXPECT_EQ(ours.strategy, "multilevel-top-down") << "seed " << seed;
+    EXPECT_LE(ours.cost.weighted, 1.03 * optimum) << "seed " << seed;
+    EXPECT_GE(ours.cost.weighted, optimum * (1.0 - 1e-12)) << "seed " << seed;
+    const double walk = treematch_map(graph, tree, walk_only).cost.weighted;
+    EXPECT_GT(walk, 1.03 * optimum) << "seed " << seed << ": the walk alone would do";
+  }
+}
+
+// The fast preset runs the multilevel mapping, or else the walk: never both; the identity is
+// always priced as the floor.
+TEST(Presets, FastRunsTheWalkOnlyWhereTheMultilevelMappingDoesNotApply) {
+  const Topology tree = tree_of({8, 2, 4});
+  const CommGraph graph = make_stencil_27({.nx = 4, .ny = 4, .nz = 4, .seed = 5});
+  Context fast = preset_context(Preset::kFast);
+  const TreeMatchResult multilevel = treematch_map(graph, tree, fast);
+  EXPECT_EQ(strategies_run(multilevel),
+            (std::vector<std::string>{"multilevel-top-down", "identity"}));
+
+  fast.multilevel.max_entries = graph.nnz() - 1;  // too large for it now
+  const TreeMatchResult walk = treematch_map(graph, tree, fast);
+  EXPECT_EQ(strategies_run(walk), (std::vector<std::string>{"bottom-up", "identity"}));
+  EXPECT_EQ(walk.strategy, "bottom-up");
+
+  fast.driver.first_that_applies = false;  // the list read as "all of them"
+  EXPECT_EQ(strategies_run(treematch_map(graph, tree, fast)),
+            (std::vector<std::string>{"bottom-up", "identity"}));
+  fast.multilevel.max_entries = graph.nnz();
+  EXPECT_EQ(strategies_run(treematch_map(graph, tree, fast)),
+            (std::vector<std::string>{"multilevel-top-down", "bottom-up", "identity"}));
+}
+
+// Every preset: one rank per leaf, never costlier than the identity (rank i on leaf i), on a
+// pattern made for a tree (permuted) and on a shuffled stencil.
+TEST(Presets, EveryPresetMapsOneToOneAndNeverCostlierThanTheIdentity) {
+  const Topology tree = tree_of({4, 4, 2, 4});
+  const CommGraph hierarchical =
+      hierarchical_pattern(tree, random_permutation(tree.leaf_count(), 3), 3.0);
+  const CommGraph stencil = make_stencil_27({.nx = 8, .ny = 4, .nz = 4, .seed = 2});
+  for (const Preset preset : kPresets) {
+    for (const CommGraph* graph : {&hierarchical, &stencil}) {
+      const TreeMatchResult result = treematch_map(*graph, tree, preset_context(preset));
+      std::vector<Index> leaves = result.mapping.leaf_of_rank;
+      std::sort(leaves.begin(), leaves.end());
+      std::vector<Index> all(static_cast<std::size_t>(tree.leaf_count()));
+      std::iota(all.begin(), all.end(), 0);
+      EXPECT_EQ(leaves, all) << to_string(preset);
+      const double identity = evaluate_cost(*graph, tree, identity_mapping(graph->size())).weighted;
+      EXPECT_LE(result.cost.weighted, identity) << to_string(preset);
+    }
+  }
+}
+
+TEST(Presets, EveryPresetGivesTheSameMappingForAnyThreadCount) {
+  const Topology tree = tree_of({16, 8, 2, 4});
+  const CommGraph graph = make_stencil_27({.nx = 16, .ny = 8, .nz = 8, .seed = 7});
+  for (const Preset preset : kPresets) {
+    std::vector<Index> reference;
+    for (const int threads : {1, 2, 4}) {
+      const tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
+                                      static_cast<std::size_t>(threads));
+      const std::vector<Index> leaves =
+          treematch_map(graph, tree, preset_context(preset)).mapping.leaf_of_rank;
+      if (reference.empty()) {
+        reference = leaves;
+      } else {
+        EXPECT_EQ(leaves, reference) << to_string(preset) << ", " << threads << " threads";
+      }
+    }
+  }
+}
+
+TEST(Presets, NamesReadBackAndNothingElseIsAPreset) {
+  for (const Preset preset : kPresets) EXPECT_EQ(parse_preset(to_string(preset)), preset);
+  for (const char* name : {"", "Fast", "eco", "fast ", "defaults"}) {
+    EXPECT_FALSE(parse_preset(name).has_value()) << name;
+  }
+}
+
+TEST(Presets, TheDriverOptionIsSetAndPrinted) {
+  Context ctx = preset_context(Preset::kDefault);
+  EXPECT_FALSE(ctx.driver.first_that_applies);
+  EXPECT_NE(describe(ctx).find("driver.first_that_applies = 0\n"), std::string::npos);
+  set_option(ctx, "driver.first_that_applies", "true");
+  EXPECT_TRUE(ctx.driver.first_that_applies);
+  EXPECT_NE(describe(preset_context(Preset::kFast)).find("driver.first_that_applies = 1\n"),
+            std::string::npos);
+  EXPECT_THROW(set_option(ctx, "driver.first_that_applies", "maybe"), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace treematch
