@@ -700,6 +700,15 @@ TEST(TopologyReadersBadInput, HwlocIsNotAskedToBuildHugeMachines) {
   // Forms only hwloc reads, beyond 4096 PUs: refused at once instead of minutes in hwloc.
   const std::string message = error_of([] { (void)read_topology("2 2 2 1000"); });
   EXPECT_NE(message.find("8000 PUs one by one"), std::string::npos) << message;
+  // Counted as hwloc reads them: a level goes on after a number without a space, and attributes
+  // are no levels (found by the fuzzer: hwloc took 20 s on the first, then gave up).
+  for (const auto& [description, pus] :
+       {std::pair<std::string, std::string>{"pack:0x2188pu:1", "8584 PUs"},
+        {"pack:3000pu:2", "6000 PUs"},
+        {"pack:100(indexes=core:pack)core:100pu:1", "10000 PUs"}}) {
+    const std::string refused = error_of([&] { (void)read_topology(description); });
+    EXPECT_NE(refused.find(pus + " one by one"), std::string::npos) << refused;
+  }
   // Raw bytes of the argument never reach the message.
   const std::string binary =
       error_of([] { (void)read_topology(std::string("pa\x01\xff:2 pu:2")); });
