@@ -250,26 +250,24 @@ Topology read_this_machine(const TopologyOptions& options) {
 
 Topology read_hwloc_synthetic(const std::string& description, const std::string& source,
                               const TopologyOptions& options) {
+  const auto build = [&] {
+    TopologyHandle topology = new_topology(0);
+    errno = 0;
+    if (hwloc_topology_set_synthetic(topology.get(), description.c_str()) != 0) {
+      throw InputError(source, call_failed("hwloc_topology_set_synthetic") + " for '" +
+                                   excerpt(description, 60) + "'");
+    }
+    load(topology.get(), source);
+    return topology;
+  };
   // hwloc asserts (aborts) on some malformed strings it accepts at first, e.g. an empty
   // "(indexes=...)" list: it builds the machine in a child process first.
-  const std::optional<std::string> failure = failure_in_child(
-      [&] {
-        TopologyHandle probe = new_topology(0);
-        if (hwloc_topology_set_synthetic(probe.get(), description.c_str()) == 0)
-          hwloc_topology_load(probe.get());
-      },
-      kLibraryProbeSeconds);
-  if (failure) {
+  if (const std::optional<std::string> failure =
+          failure_in_child([&] { build(); }, kLibraryProbeSeconds)) {
     throw InputError(source, "hwloc " + *failure + " building '" + excerpt(description, 60) +
                                  "': not a synthetic description it can read");
   }
-  TopologyHandle topology = new_topology(0);
-  errno = 0;
-  if (hwloc_topology_set_synthetic(topology.get(), description.c_str()) != 0) {
-    throw InputError(source, call_failed("hwloc_topology_set_synthetic") + " for '" +
-                                 excerpt(description, 60) + "'");
-  }
-  load(topology.get(), source);
+  const TopologyHandle topology = build();
   return convert(topology.get(), source, MachineRule::kSynthetic, options);
 }
 
