@@ -218,6 +218,7 @@ class Expander {
                 bool whole_file) {
     if (whole_file) {
       try {
+        io::probe_hdf5_objects(path, {"/size", "/msg", "/matrix"});
         if (io::hdf5_has_object(path, "/matrix") || io::hdf5_has_object(path, "/size")) {
           add(Pattern{label, path, "", file_bytes(path), ""});
           return;

@@ -8,9 +8,23 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 
 namespace treematch::io {
+
+unsigned library_probe_seconds() {
+  static const unsigned seconds = [] {
+    const char* given = std::getenv("TREEMATCH_PROBE_SECONDS");
+    if (given == nullptr) return kLibraryProbeSeconds;
+    char* end = nullptr;
+    const unsigned long value = std::strtoul(given, &end, 10);
+    if (end == given || *end != '\0' || value < 1 || value > 3600) return kLibraryProbeSeconds;
+    return static_cast<unsigned>(value);
+  }();
+  return seconds;
+}
 
 std::optional<std::string> failure_in_child(const std::function<void()>& call, unsigned seconds) {
   std::fflush(nullptr);  // nothing buffered here is written twice

@@ -7,9 +7,14 @@
 
 namespace treematch::io {
 
-/// Seconds a probe of library code gets: far more than reading the metadata of any real file or
-/// building a small synthetic machine takes, less than a fuzzer's timeout (30 s).
+/// Seconds a probe of library code gets by default: far more than reading the metadata of any real
+/// file or building a small synthetic machine takes, less than a fuzzer's timeout (30 s).
 inline constexpr unsigned kLibraryProbeSeconds = 20;
+
+/// Seconds a probe gets: TREEMATCH_PROBE_SECONDS (1 to 3600) when set to such a number (a loaded
+/// parallel file system may need more; the fuzzers give less to move on from looping inputs),
+/// else kLibraryProbeSeconds.
+unsigned library_probe_seconds();
 
 /// Runs `call` in a forked child process given `seconds`: nothing when the child ends normally
 /// (returning or throwing: the caller then makes the call itself and meets the same error), else

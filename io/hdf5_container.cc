@@ -13,6 +13,8 @@
 #include <system_error>
 #include <vector>
 
+#include "io/hdf5_probe.h"
+
 namespace treematch::io {
 namespace {
 
@@ -124,12 +126,18 @@ void find_hdf5_matrices(hid_t file, const std::string& name, int depth,
 /// The matrix objects of `path` at or under `object`, in name order. Throws std::runtime_error.
 std::vector<Hdf5MatrixObject> list_hdf5_matrices(const std::string& path,
                                                  const std::string& object) {
-  const QuietHdf5 quiet;
-  const Hdf5Id file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose,
-                    "H5Fopen(" + path + ")");
-  std::vector<Hdf5MatrixObject> found;
-  find_hdf5_matrices(file.get(), object, 0, found);
-  return found;
+  const auto list = [&] {
+    const QuietHdf5 quiet;
+    const Hdf5Id file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose,
+                      "H5Fopen(" + path + ")");
+    std::vector<Hdf5MatrixObject> found;
+    find_hdf5_matrices(file.get(), object, 0, found);
+    return found;
+  };
+  // Walking a damaged file's groups may crash HDF5 or never end: walked in a child first.
+  hdf5_read_tried_in_child(path, {"list:" + object}, "the objects under " + object,
+                           [&] { (void)list(); });
+  return list();
 }
 
 Hdf5ObjectName split_hdf5_object(const std::string& name) {

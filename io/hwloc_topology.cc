@@ -233,7 +233,7 @@ Topology read_hwloc_xml(const std::string& path, const TopologyOptions& options)
   // libxml2 plugin is not installed) dereferences null on some damaged files the checks let
   // through. hwloc loads the file in a child process first; large files get one more second per
   // MiB, as loading them takes longer.
-  const unsigned seconds = kLibraryProbeSeconds + static_cast<unsigned>(xml.size() >> 20);
+  const unsigned seconds = library_probe_seconds() + static_cast<unsigned>(xml.size() >> 20);
   if (const std::optional<std::string> failure = failure_in_child([&] { load_xml(); }, seconds)) {
     throw InputError(path, "damaged hwloc XML: hwloc " + *failure + " loading it");
   }
@@ -263,7 +263,7 @@ Topology read_hwloc_synthetic(const std::string& description, const std::string&
   // hwloc asserts (aborts) on some malformed strings it accepts at first, e.g. an empty
   // "(indexes=...)" list: it builds the machine in a child process first.
   if (const std::optional<std::string> failure =
-          failure_in_child([&] { build(); }, kLibraryProbeSeconds)) {
+          failure_in_child([&] { build(); }, library_probe_seconds())) {
     throw InputError(source, "hwloc " + *failure + " building '" + excerpt(description, 60) +
                                  "': not a synthetic description it can read");
   }

@@ -20,7 +20,7 @@
 #include <fmt/format.h>
 
 #include "io/agreement.h"
-#include "io/contained_call.h"
+#include "io/hdf5_probe.h"
 #include "io/input_error.h"
 #include "io/matrix_hdf5_parallel.h"
 
@@ -515,19 +515,14 @@ class DeferredErrors {
 
 // HDF5 trusts a file's metadata: a damaged object header, symbol table or attribute can make it
 // crash or loop (fuzzer findings: SIGSEGV in H5F__accum_read under H5Lexists, endless global heap
-// reads). What it reads before any row is therefore read once in a child process first; a child
-// that dies or hangs refuses the file here, in one line, before this process reads it.
-void tried_in_child(const std::string& path, const std::string& what,
-                    const std::function<void()>& call) {
-  const std::optional<std::string> failure = failure_in_child(
-      [&] {
-        const QuietErrors quiet;
-        call();
-      },
-      kLibraryProbeSeconds);
-  if (failure) {
-    throw InputError(path, "HDF5 " + *failure + " reading " + what + ": the file is damaged");
-  }
+// reads). What it reads before any row is therefore read in a child process first
+// (io/hdf5_probe.h); a child that dies or hangs refuses the file here, in one line, before this
+// process reads it.
+std::string links_read(const std::string& object) {
+  return "links:" + object;
+}
+std::string metadata_read(const std::string& object) {
+  return "metadata:" + object;
 }
 
 }  // namespace
@@ -895,16 +890,20 @@ struct Hdf5MatrixReader::Impl {
   }
 };
 
-void Hdf5MatrixReader::probe_metadata(const std::string& path, const std::string& object) {
+void Hdf5MatrixReader::read_metadata(const std::string& path, const std::string& object) {
   struct MetadataRead {};
-  tried_in_child(path, "the metadata of " + object, [&] {
-    Impl probe(path, object);
-    try {
-      probe.open([](Index) { throw MetadataRead{}; });
-    } catch (const MetadataRead&) {
-      // everything before the rows was read
-    }
-  });
+  const QuietErrors quiet;
+  Impl probe(path, object);
+  try {
+    probe.open([](Index) { throw MetadataRead{}; });
+  } catch (const MetadataRead&) {
+    // everything before the rows was read
+  }
+}
+
+void Hdf5MatrixReader::probe_metadata(const std::string& path, const std::string& object) {
+  hdf5_read_tried_in_child(path, {metadata_read(object)}, "the metadata of " + object,
+                           [&] { read_metadata(path, object); });
 }
 
 Hdf5MatrixReader::Hdf5MatrixReader(const std::string& path, const std::string& object,
@@ -1055,8 +1054,28 @@ bool has_object(const std::string& path, const std::string& object) {
 }  // namespace
 
 bool hdf5_has_object(const std::string& path, const std::string& object) {
-  tried_in_child(path, "the links to " + object, [&] { (void)has_object(path, object); });
+  hdf5_read_tried_in_child(path, {links_read(object)}, "the links to " + object,
+                           [&] { (void)has_object(path, object); });
   return has_object(path, object);
+}
+
+void probe_hdf5_objects(const std::string& path, const std::vector<std::string>& objects) {
+  std::vector<std::string> reads;
+  std::string names;
+  for (const std::string& object : objects) {
+    reads.push_back(links_read(object));
+    reads.push_back(metadata_read(object));
+    names += (names.empty() ? "" : ", ") + object;
+  }
+  hdf5_read_tried_in_child(path, reads, "the metadata of " + names, [&] {
+    for (const std::string& object : objects) {
+      try {
+        if (has_object(path, object)) Hdf5MatrixReader::read_metadata(path, object);
+      } catch (const std::exception&) {
+        // this process meets the same error when it reads the object
+      }
+    }
+  });
 }
 
 bool hdf5_has_group_member(const std::string& path, const std::string& object,

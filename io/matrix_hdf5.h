@@ -8,6 +8,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "io/matrix_stream.h"
 #include "kernels/types.h"
@@ -24,6 +25,12 @@ class Hdf5Error : public std::runtime_error {
 /// True when the HDF5 file `path` has a link named `object` (an absolute name such as "/msg").
 /// Throws InputError(path, ...) when the file cannot be opened or is not readable HDF5.
 bool hdf5_has_object(const std::string& path, const std::string& object);
+
+/// Reads, in one child process, the links to each of `objects` and the metadata of those present,
+/// so that hdf5_has_object and opening a reader of these objects later fork no child of their own
+/// (io/hdf5_probe.h). Throws InputError(path, ...) when HDF5 crashes or hangs on the file; errors
+/// a read meets (a missing object, a bad matrix) are left to the later calls.
+void probe_hdf5_objects(const std::string& path, const std::vector<std::string>& objects);
 
 /// True when `object` of the HDF5 file `path` is a group with a link named `member` ("size");
 /// false when it is a dataset or has no such link. Throws InputError(path, ...) when the file
@@ -86,9 +93,13 @@ class Hdf5MatrixReader {
 
  private:
   struct Impl;
+  friend void probe_hdf5_objects(const std::string& path, const std::vector<std::string>& objects);
   /// Reads the metadata of `object` in a child process first (HDF5 may crash or loop on a
-  /// damaged file); throws InputError naming `path` when the child dies or hangs.
+  /// damaged file), unless probe_hdf5_objects did; throws InputError naming `path` when the child
+  /// dies or hangs.
   static void probe_metadata(const std::string& path, const std::string& object);
+  /// Reads what opening `object` reads before any row, here (no child).
+  static void read_metadata(const std::string& path, const std::string& object);
   std::unique_ptr<Impl> impl_;
 };
 

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <system_error>
 #include <utility>
+#include <vector>
 
 #include "io/hdf5_container.h"
 #include "io/input_error.h"
@@ -163,6 +164,12 @@ Hdf5Input hdf5_input(const std::string& given) {
   Hdf5Input input{name.file, name.object, false};
   while (input.base.size() > 1 && input.base.back() == '/') input.base.pop_back();
   if (input.base == "/") input.base.clear();
+  // Everything read below, and by the readers opened after, in one child process (HDF5 may crash
+  // or loop on a damaged file).
+  std::vector<std::string> objects{input.base + "/size", input.base + "/msg",
+                                   input.base + "/matrix"};
+  if (!input.base.empty()) objects.push_back(input.base);
+  probe_hdf5_objects(input.path, objects);
   if (input.base.empty()) return input;
   if (!hdf5_has_object(input.path, input.base)) {
     throw InputError(given, "no object " + input.base + " in this HDF5 file");

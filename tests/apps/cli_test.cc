@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <ostream>
 #include <regex>
 #include <set>
 #include <span>
@@ -191,13 +192,15 @@ TEST(CliMap, ADamagedHdf5ObjectHeaderIsOneLine) {
 // Found by the fuzzers: HDF5 crashing on a damaged symbol table (SIGSEGV under H5Lexists), hwloc
 // asserting on a synthetic string it first accepts, and hwloc's own XML parser (without the
 // libxml2 plugin) dereferencing null on a damaged export; all are now tried in a child process
-// and refused in one line.
+// and refused in one line. One where HDF5 reads a global heap forever is refused once the probe's
+// time (TREEMATCH_PROBE_SECONDS, else 20 s) is over.
 TEST(CliMap, InputsThatCrashTheLibrariesAreOneLine) {
   TempDir dir;
   const std::string corpus = std::string(TM_SOURCE_ROOT) + "/tests/fuzz/corpus/";
   const std::string h5 = corpus + "hdf5_dense_fuzzer/segfault_in_symbol_table.h5";
   const std::string synthetic = read_text(corpus + "synthetic_fuzzer/hwloc_assertion");
   const std::string xml = corpus + "hwloc_xml_fuzzer/minimal_parser_null_deref.xml";
+  const std::string endless = corpus + "hdf5_csr_fuzzer/endless_global_heap.h5";
   const std::string ring = dir.write("ring.mat", "0 1\n1 0\n");
   struct Case {
     std::string environment;
@@ -206,11 +209,14 @@ TEST(CliMap, InputsThatCrashTheLibrariesAreOneLine) {
   };
   for (const Case& c :
        {Case{"", "-m " + h5 + " -t 'tleaf 1 64 1'",
-             h5 + ": HDF5 crashed with signal 11 (Segmentation fault) reading the links to /size"},
+             h5 + ": HDF5 crashed with signal 11 (Segmentation fault) reading the metadata of "
+                  "/size, /msg, /matrix"},
         Case{"", "-m " + ring + " -t '" + synthetic + "'",
              "hwloc: hwloc crashed with signal 6 (Aborted) building"},
         Case{"HWLOC_LIBXML_IMPORT=0 ", "-m " + ring + " -t " + xml,
-             xml + ": damaged hwloc XML: hwloc crashed with signal 11 (Segmentation fault)"}}) {
+             xml + ": damaged hwloc XML: hwloc crashed with signal 11 (Segmentation fault)"},
+        Case{"TREEMATCH_PROBE_SECONDS=1 ", "-m " + endless + " -t 'tleaf 1 8 1'",
+             endless + ": HDF5 did not finish within 1 s reading the metadata of /size"}}) {
     const std::string out = dir.file("out.perm");
     const CommandResult run =
         run_shell(c.environment + TM_BINARY + " map " + c.arguments + " -o " + out,
@@ -326,6 +332,11 @@ struct BadInput {
   std::string keyword;     ///< must appear in the message
   bool names_file = true;  ///< the message names the fixture (else an option, named by keyword)
 };
+
+/// Its name in test listings (CTest's test names), not gtest's byte dump.
+void PrintTo(const BadInput& c, std::ostream* out) {
+  *out << c.name;
+}
 
 class CliBadInput : public ::testing::TestWithParam<BadInput> {};
 
