@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <ostream>
 #include <random>
 #include <regex>
 #include <string>
@@ -170,6 +171,11 @@ struct BadConvert {
   std::string keyword;    ///< must appear in the message
   bool names_file = true;
 };
+
+/// Its name in test listings (CTest's test names), not gtest's byte dump.
+void PrintTo(const BadConvert& c, std::ostream* out) {
+  *out << c.name;
+}
 
 class CliConvertBadInput : public ::testing::TestWithParam<BadConvert> {};
 

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <ostream>
 #include <regex>
 #include <sstream>
 
@@ -21,6 +22,11 @@ struct ReferenceCase {
   std::string options;  ///< the reference tool's options
   std::string mapping;  ///< its output, comma separated
 };
+
+/// Its name in test listings (CTest's test names), not gtest's byte dump.
+void PrintTo(const ReferenceCase& c, std::ostream* out) {
+  *out << c.name;
+}
 
 std::vector<ReferenceCase> reference_cases() {
   std::vector<ReferenceCase> cases;
