@@ -4,6 +4,8 @@
 #include <sys/stat.h>
 
 #include <compare>
+#include <cstddef>
+#include <ctime>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -16,12 +18,13 @@
 namespace treematch::io {
 namespace {
 
-/// A file as the probes know it: one rewritten since is probed again.
+/// A file as the probes know it: one rewritten or replaced since is probed again.
 struct FileIdentity {
   dev_t device = 0;
   ino_t inode = 0;
   off_t size = 0;
   long long modified_ns = 0;
+  long long changed_ns = 0;
   auto operator<=>(const FileIdentity&) const = default;
 };
 
@@ -59,15 +62,26 @@ class ProbeRecord {
 
   void record_passed(const FileIdentity& file, const std::vector<std::string>& reads) {
     const std::scoped_lock lock(mutex_);
+    forget_when_full();
     for (const std::string& read : reads) passed_.emplace(file, read);
   }
 
   void record_refused(const FileIdentity& file, const std::string& message) {
     const std::scoped_lock lock(mutex_);
+    forget_when_full();
     refused_.emplace(file, message);
   }
 
  private:
+  /// A long batch or fuzzing run reads many files: the record is a cache, started afresh when
+  /// large (a file forgotten is only probed again).
+  void forget_when_full() {
+    constexpr std::size_t kMaxEntries = 4096;
+    if (passed_.size() + refused_.size() < kMaxEntries) return;
+    passed_.clear();
+    refused_.clear();
+  }
+
   std::mutex mutex_;
   std::set<std::pair<FileIdentity, std::string>> passed_;
   std::map<FileIdentity, std::string> refused_;
