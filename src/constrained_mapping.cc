@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <mutex>
 #include <optional>
 #include <queue>
 #include <stdexcept>
@@ -328,32 +329,35 @@ Topology subtree_topology(const Topology& topology, int depth) {
   return Topology(std::vector<TreeLevel>(levels.begin() + depth, levels.end()), {});
 }
 
-/// The subgraph induced by `members` (sorted), renumbered by position. `local_of` is all -1 on
-/// entry and on return.
-Csr induced_subgraph(CsrView g, const std::vector<Index>& members, std::vector<Index>& local_of) {
-  Csr sub;
-  sub.n = static_cast<Index>(members.size());
-  for (std::size_t i = 0; i < members.size(); ++i) local_of[at(members[i])] = static_cast<Index>(i);
-  sub.offsets.reserve(members.size() + 1);
-  for (Index v : members) {
+/// The subgraphs of `g` induced by its parts (part_of[v] in [0, parts)), each renumbered in the
+/// order of its vertices: edges between parts are dropped, rows stay sorted. One pass over `g`.
+std::vector<Csr> part_subgraphs(CsrView g, const std::vector<Index>& part_of, std::size_t parts) {
+  std::vector<Csr> subs(parts);
+  std::vector<Index> local_of(at(g.n));
+  for (Index v = 0; v < g.n; ++v) local_of[at(v)] = subs[at(part_of[at(v)])].n++;
+  for (Csr& sub : subs) sub.offsets.reserve(at(sub.n) + 1);
+  for (Index v = 0; v < g.n; ++v) {
+    const Index part = part_of[at(v)];
+    Csr& sub = subs[at(part)];
     for (Offset e = g.row_begin(v); e < g.row_end(v); ++e) {
-      const Index local = local_of[at(g.targets[at(e)])];
-      if (local == kUnassigned) continue;
-      // Members are sorted, so positions grow with process ids and rows stay sorted.
-      sub.targets.push_back(local);
+      const Index u = g.targets[at(e)];
+      if (part_of[at(u)] != part) continue;
+      sub.targets.push_back(local_of[at(u)]);
       sub.weights.push_back(g.weights[at(e)]);
     }
     sub.offsets.push_back(static_cast<Offset>(sub.targets.size()));
   }
-  for (Index v : members) local_of[at(v)] = kUnassigned;
-  return sub;
+  return subs;
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-/// The top-down recursion over the tree, with its scratch space and statistics.
+/// The top-down recursion over the tree, with its statistics. A node's processes come with the
+/// subgraph they induce, which its split cuts into its children's; the children are mapped as
+/// parallel tasks (disjoint processes and leaves), each result independent of the others and of
+/// the thread count.
 class TopDownMapper {
  public:
   /// Nodes above `split_depth` are split even when their subtree is full. `allowed` empty: every
@@ -369,10 +373,8 @@ class TopDownMapper {
         partition_(partition),
         map_subtree_(map_subtree),
         allowed_before_(at(topology.leaf_count()) + 1, 0),
-        local_of_(at(graph.size()), kUnassigned),
         subtrees_(at(topology.depth()) + 1),
-        split_(at(topology.depth())),
-        inside_(at(graph.size()), 0) {
+        split_(at(topology.depth())) {
     for (Index leaf : allowed) allowed_before_[at(leaf) + 1] = 1;
     if (allowed.empty()) {
       for (std::size_t leaf = 1; leaf < allowed_before_.size(); ++leaf) allowed_before_[leaf] = 1;
@@ -385,7 +387,13 @@ class TopDownMapper {
   TreeMatchResult run() {
     std::vector<Index> everyone(at(graph_.size()));
     for (Index v = 0; v < graph_.size(); ++v) everyone[at(v)] = v;
-    map_node(/*depth=*/0, /*node=*/0, std::move(everyone));
+    const CsrView g = graph_.view();
+    Csr whole;
+    whole.n = g.n;
+    whole.offsets.assign(g.offsets.begin(), g.offsets.end());
+    whole.targets.assign(g.targets.begin(), g.targets.end());
+    whole.weights.assign(g.weights.begin(), g.weights.end());
+    map_node(/*depth=*/0, /*node=*/0, std::move(everyone), std::move(whole), /*evaluating=*/false);
 
     TreeMatchResult result;
     result.mapping.leaf_of_rank = std::move(leaf_of_rank_);
@@ -423,8 +431,10 @@ class TopDownMapper {
            static_cast<std::int64_t>(per_leaf_);
   }
 
-  /// Maps `members` (sorted process ids) into the subtree of node `node` at depth `depth`.
-  void map_node(int depth, Index node, std::vector<Index> members) {
+  /// Maps `members` (sorted process ids), whose induced subgraph is `sub` (vertex i = members[i]),
+  /// into the subtree of node `node` at depth `depth`. `evaluating`: a trial of cost_inside, which
+  /// records no statistics and assigns no shapes.
+  void map_node(int depth, Index node, std::vector<Index> members, Csr sub, bool evaluating) {
     if (members.empty()) return;
     assert(static_cast<std::int64_t>(members.size()) <= capacity(depth, node));
     const Index width = topology_.leaves_below(depth);
@@ -435,7 +445,7 @@ class TopDownMapper {
     }
     if (depth >= split_depth_ &&
         capacity(depth, node) == static_cast<std::int64_t>(width) * per_leaf_) {
-      map_full_subtree(depth, first_leaf, members);
+      map_full_subtree(depth, first_leaf, members, std::move(sub), evaluating);
       return;
     }
     const auto start = std::chrono::steady_clock::now();
@@ -462,7 +472,6 @@ class TopDownMapper {
     if (sizes.size() == 1) {
       part_of.assign(members.size(), 0);
     } else {
-      const Csr sub = induced_subgraph(graph_.view(), members, local_of_);
       switch (node_split_) {
         case NodeSplit::kGreedy:
           part_of = split_processes(sub.view(), sizes);
@@ -479,16 +488,32 @@ class TopDownMapper {
     }
     std::vector<std::vector<Index>> parts(sizes.size());
     for (std::size_t i = 0; i < members.size(); ++i) parts[at(part_of[i])].push_back(members[i]);
-    Stats& stats = split_[at(depth)];
-    ++stats.nodes;
-    stats.processes += static_cast<Index>(members.size());
-    stats.seconds += seconds_since(start);
-    members = {};  // the parts hold them now
+    std::vector<Csr> part_subs;
+    if (parts.size() == 1) {
+      part_subs.push_back(std::move(sub));
+    } else {
+      part_subs = part_subgraphs(sub.view(), part_of, parts.size());
+    }
+    sub = {};  // the parts hold it now
+    members = {};
+    if (!evaluating) record(split_[at(depth)], parts, seconds_since(start));
     std::vector<Index> child_of_part(parts.size());
     for (std::size_t q = 0; q < parts.size(); ++q) child_of_part[q] = children[q].second;
-    if (!evaluating_) assign_parts_to_shapes(depth, node, parts, child_of_part);
-    for (std::size_t q = 0; q < parts.size(); ++q)
-      map_node(depth + 1, node * arity + child_of_part[q], std::move(parts[q]));
+    if (!evaluating) assign_parts_to_shapes(depth, node, parts, part_subs, child_of_part);
+    kernels::parallel_for_all(parts.size(), [&](std::size_t q) {
+      map_node(depth + 1, node * arity + child_of_part[q], std::move(parts[q]),
+               std::move(part_subs[q]), evaluating);
+    });
+  }
+
+  /// Adds one split or subtree mapping of `parts`' processes, which took `seconds`.
+  void record(Stats& stats, const std::vector<std::vector<Index>>& parts, double seconds) {
+    Index processes = 0;
+    for (const std::vector<Index>& part : parts) processes += static_cast<Index>(part.size());
+    const std::scoped_lock lock(stats_mutex_);
+    ++stats.nodes;
+    stats.processes += processes;
+    stats.seconds += seconds;
   }
 
   /// Children of one capacity may differ in shape (a hole under one and not the other: a
@@ -499,6 +524,7 @@ class TopDownMapper {
   /// shape, without this step inside, so the extra work is the shapes' count times the subtree
   /// mappings; children of one shape keep their order.
   void assign_parts_to_shapes(int depth, Index node, const std::vector<std::vector<Index>>& parts,
+                              const std::vector<Csr>& part_subs,
                               std::vector<Index>& child_of_part) {
     const Index arity = topology_.levels()[at(depth)].arity;
     for (std::size_t first = 0; first < parts.size();) {
@@ -528,7 +554,7 @@ class TopDownMapper {
         for (std::size_t q = first; q < last; ++q) {
           for (const std::vector<Index>& same : children_of_shape)
             cost[q - first].push_back(
-                cost_inside(depth + 1, node * arity + same.front(), parts[q]));
+                cost_inside(depth + 1, node * arity + same.front(), parts[q], part_subs[q]));
         }
         // Greedy by regret: the part that loses most by missing its best shape chooses first.
         std::vector<std::size_t> left(children_of_shape.size());
@@ -582,50 +608,49 @@ class TopDownMapper {
     return shape;
   }
 
-  /// The weighted cost of the traffic inside `members` once mapped into node `node` alone.
-  double cost_inside(int depth, Index node, const std::vector<Index>& members) {
-    const std::vector<Stats> split = split_;
-    const Stats bottom_up = bottom_up_;
-    const std::size_t candidates = bottom_up_candidates_;
-    evaluating_ = true;
-    map_node(depth, node, members);
-    evaluating_ = false;
-    split_ = split;
-    bottom_up_ = bottom_up;
-    bottom_up_candidates_ = candidates;
-    for (const Index v : members) inside_[at(v)] = 1;
+  /// The weighted cost of the traffic inside `members` (inducing `sub`) once mapped into node
+  /// `node` alone.
+  double cost_inside(int depth, Index node, const std::vector<Index>& members, const Csr& sub) {
+    map_node(depth, node, members, sub, /*evaluating=*/true);
     double cost = 0.0;
-    const CsrView g = graph_.view();
-    for (const Index v : members) {
-      for (Offset e = g.row_begin(v); e < g.row_end(v); ++e) {
-        const Index u = g.targets[at(e)];
-        if (inside_[at(u)] == 0) continue;
-        cost += g.weights[at(e)] *
-                topology_.weighted_distance(leaf_of_rank_[at(v)], leaf_of_rank_[at(u)]);
+    const CsrView g = sub.view();
+    for (Index i = 0; i < g.n; ++i) {
+      for (Offset e = g.row_begin(i); e < g.row_end(i); ++e) {
+        const Index j = g.targets[at(e)];
+        cost += g.weights[at(e)] * topology_.weighted_distance(leaf_of_rank_[at(members[at(i)])],
+                                                               leaf_of_rank_[at(members[at(j)])]);
       }
     }
-    for (const Index v : members) inside_[at(v)] = 0;
     return cost;
   }
 
   /// Every leaf below is allowed: the subtree mapping (TreeMatch's walk) on the induced subgraph.
-  void map_full_subtree(int depth, Index first_leaf, const std::vector<Index>& members) {
+  void map_full_subtree(int depth, Index first_leaf, const std::vector<Index>& members, Csr sub,
+                        bool evaluating) {
     const auto start = std::chrono::steady_clock::now();
-    std::optional<Topology>& tree = subtrees_[at(depth)];
-    if (!tree) {
-      // Several processes per leaf: one virtual leaf each, as the driver does.
-      tree = subtree_topology(topology_, depth).with_oversubscription(per_leaf_);
-    }
-    Csr sub = induced_subgraph(graph_.view(), members, local_of_);
     const CommGraph subgraph = CommGraph::from_symmetric_csr(
         sub.n, std::move(sub.offsets), std::move(sub.targets), std::move(sub.weights));
-    const TreeMatchResult result = map_subtree_(subgraph, *tree);
+    const TreeMatchResult result = map_subtree_(subgraph, subtree_at(depth));
     for (std::size_t i = 0; i < members.size(); ++i)
       leaf_of_rank_[at(members[i])] = first_leaf + result.mapping.leaf_of_rank[i] / per_leaf_;
-    for (const LevelTrace& level : result.levels) bottom_up_candidates_ += level.candidates;
+    if (evaluating) return;
+    std::size_t candidates = 0;
+    for (const LevelTrace& level : result.levels) candidates += level.candidates;
+    const double seconds = seconds_since(start);
+    const std::scoped_lock lock(stats_mutex_);
+    bottom_up_candidates_ += candidates;
     ++bottom_up_.nodes;
     bottom_up_.processes += static_cast<Index>(members.size());
-    bottom_up_.seconds += seconds_since(start);
+    bottom_up_.seconds += seconds;
+  }
+
+  /// The subtree of one node of depth `depth`, built once (several processes per leaf: one
+  /// virtual leaf each, as the driver does).
+  const Topology& subtree_at(int depth) {
+    const std::scoped_lock lock(subtrees_mutex_);
+    std::optional<Topology>& tree = subtrees_[at(depth)];
+    if (!tree) tree = subtree_topology(topology_, depth).with_oversubscription(per_leaf_);
+    return *tree;
   }
 
   const CommGraph& graph_;
@@ -636,14 +661,13 @@ class TopDownMapper {
   PartitionContext partition_;                ///< the multilevel split's options
   const SubtreeMapping& map_subtree_;         ///< maps a full subtree
   std::vector<std::int64_t> allowed_before_;  ///< [l] = allowed leaves among 0..l-1
-  std::vector<Index> local_of_;               ///< scratch of induced_subgraph, all -1 between uses
+  std::mutex subtrees_mutex_;
   std::vector<std::optional<Topology>> subtrees_;  ///< [depth] = subtree of one node there
-  std::vector<Index> leaf_of_rank_;
-  std::vector<Stats> split_;  ///< [depth] = nodes split there
+  std::vector<Index> leaf_of_rank_;                ///< written by the task mapping each process
+  std::mutex stats_mutex_;                         ///< the tasks' statistics below
+  std::vector<Stats> split_;                       ///< [depth] = nodes split there
   Stats bottom_up_;
   std::size_t bottom_up_candidates_ = 0;
-  bool evaluating_ = false;           ///< inside cost_inside: no nested shape assignment
-  std::vector<std::uint8_t> inside_;  ///< scratch of cost_inside, all 0 between uses
 };
 
 void check_placement(const CommGraph& graph, const Topology& topology, const Context& ctx) {
