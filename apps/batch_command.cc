@@ -24,6 +24,7 @@
 #include "io/agreement.h"
 #include "io/atomic_file.h"
 #include "io/hdf5_container.h"
+#include "io/hdf5_probe.h"
 #include "io/input_error.h"
 #include "io/matrix_hdf5.h"
 #include "io/matrix_reader.h"
@@ -216,6 +217,7 @@ class Expander {
   /// else one per matrix object at or under `object`.
   void add_hdf5(const std::string& path, const std::string& object, const std::string& label,
                 bool whole_file) {
+    const io::Hdf5ProbeScope probes;  // each file read in a child once
     if (whole_file) {
       try {
         io::probe_hdf5_objects(path, {"/size", "/msg", "/matrix"});

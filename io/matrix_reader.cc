@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "io/hdf5_container.h"
+#include "io/hdf5_probe.h"
 #include "io/input_error.h"
 #include "io/matrix_hdf5.h"
 #include "io/matrix_metis_reader.h"
@@ -211,6 +212,7 @@ Hdf5Objects hdf5_objects(const std::string& given, Metric metric) {
 /// HDF5: size and msg carry both metrics; matrix (or size alone) only the size. The readers call
 /// `check` before reading any row.
 Source hdf5_source(const std::string& given, Metric metric, const OrderCheck& check) {
+  const Hdf5ProbeScope probes;  // the file is read in a child once, not once per object
   const Hdf5Objects objects = hdf5_objects(given, metric);
   switch (metric) {
     case Metric::kSize:
@@ -272,6 +274,7 @@ Metric parse_metric(const std::string& text) {
 
 std::optional<Hdf5MatrixLocation> locate_hdf5_matrix(const std::string& given, Metric metric) {
   if (classify(split_hdf5_object(given).file) != Kind::kHdf5 || metric == Metric::kAvg) return {};
+  const Hdf5ProbeScope probes;
   const Hdf5Objects objects = hdf5_objects(given, metric);
   return Hdf5MatrixLocation{objects.path, metric == Metric::kMsg ? objects.msg : objects.size};
 }
@@ -312,6 +315,7 @@ std::unique_ptr<MatrixRowSource> open_matrix_source(const std::string& path, Met
 bool has_both_metrics(const std::string& path) {
   switch (classify(path)) {
     case Kind::kHdf5: {
+      const Hdf5ProbeScope probes;
       const Hdf5Input input = hdf5_input(path);
       return !input.single && hdf5_has_object(input.path, input.base + "/msg") &&
              (hdf5_has_object(input.path, input.base + "/size") ||

@@ -4,12 +4,15 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "io/hdf5_probe.h"
 #include "io/input_error.h"
 #include "io/matrix_reader.h"
 #include "tests/fuzz/fuzz_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const treematch::fuzz::FuzzFile file(std::string("input") + FUZZ_EXTENSION, data, size);
+  // As in a batch: an HDF5 file is tried in a child once for both metrics.
+  const treematch::io::Hdf5ProbeScope probes;
   for (const treematch::io::Metric metric :
        {treematch::io::Metric::kSize, treematch::io::Metric::kMsg}) {
     try {

@@ -1,5 +1,5 @@
-// hdf5_read_tried_in_child: one child per file and read, a refused file refused again at once, a
-// rewritten file probed again.
+// hdf5_read_tried_in_child: within a scope, one child per file and read, a refused file refused
+// again at once, a rewritten file probed again; without a scope, a child every time.
 #include "io/hdf5_probe.h"
 
 #include <gtest/gtest.h>
@@ -26,6 +26,7 @@ std::function<void()> leaving(const std::string& marker) {
 
 TEST(Hdf5ReadTriedInChild, AReadThatPassedIsNotTriedAgainUntilTheFileChanges) {
   testing::TempDir dir;
+  const Hdf5ProbeScope probes;
   const std::string file = dir.write("run.h5", "first version");
   const std::string marker = dir.file("marker");
 
@@ -47,6 +48,7 @@ TEST(Hdf5ReadTriedInChild, AReadThatPassedIsNotTriedAgainUntilTheFileChanges) {
 
 TEST(Hdf5ReadTriedInChild, AFileRefusedOnceIsRefusedAgainAtOnce) {
   testing::TempDir dir;
+  const Hdf5ProbeScope probes;
   const std::string file = dir.write("damaged.h5", "damaged");
   const std::string marker = dir.file("marker");
   try {
@@ -62,6 +64,24 @@ TEST(Hdf5ReadTriedInChild, AFileRefusedOnceIsRefusedAgainAtOnce) {
   EXPECT_THROW(hdf5_read_tried_in_child(file, {"metadata:/msg"}, "/msg", leaving(marker)),
                InputError);
   EXPECT_FALSE(fs::exists(marker));  // refused without a child
+}
+
+TEST(Hdf5ReadTriedInChild, WithoutAScopeEveryReadIsTriedAndTheRecordIsGoneWithTheScope) {
+  testing::TempDir dir;
+  const std::string file = dir.write("run.h5", "content");
+  const std::string marker = dir.file("marker");
+  {
+    const Hdf5ProbeScope outer;
+    const Hdf5ProbeScope inner;  // shares the outer record
+    hdf5_read_tried_in_child(file, {"links:/size"}, "/size", leaving(marker));
+  }
+  ASSERT_TRUE(fs::exists(marker));
+  fs::remove(marker);
+  hdf5_read_tried_in_child(file, {"links:/size"}, "/size", leaving(marker));
+  EXPECT_TRUE(fs::exists(marker));  // no scope: tried again
+  fs::remove(marker);
+  hdf5_read_tried_in_child(file, {"links:/size"}, "/size", leaving(marker));
+  EXPECT_TRUE(fs::exists(marker));
 }
 
 TEST(Hdf5ReadTriedInChild, AFileThatIsNotThereIsLeftToTheReader) {
