@@ -122,6 +122,14 @@ std::uint64_t file_bytes(const std::string& path) {
   return ec ? 0 : static_cast<std::uint64_t>(size);
 }
 
+/// The first `shown` of `names`, comma separated, then "and N more".
+std::string listed(const std::vector<std::string>& names, std::size_t shown) {
+  std::string text;
+  for (std::size_t i = 0; i < names.size() && i < shown; ++i) text += (i ? ", " : "") + names[i];
+  if (names.size() > shown) text += fmt::format(" and {} more", names.size() - shown);
+  return text;
+}
+
 // --- Expanding the command line ---------------------------------------------------------------
 
 class Expander {
@@ -136,6 +144,8 @@ class Expander {
   }
 
   std::vector<Pattern> take() { return std::move(patterns_); }
+  /// Files found in the directories given and left out: not a matrix by their extension.
+  std::vector<std::string> take_skipped() { return std::move(skipped_); }
 
  private:
   /// `path` (already resolved), named from `label` (for a file, its file name).
@@ -187,7 +197,11 @@ class Expander {
     fs::recursive_directory_iterator it(dir, ec);
     for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
       std::error_code type_ec;
-      if (!it->is_regular_file(type_ec) || !has_matrix_extension(it->path())) continue;
+      if (!it->is_regular_file(type_ec)) continue;
+      if (!has_matrix_extension(it->path())) {
+        skipped_.push_back(fs::path(it->path()).lexically_relative(dir).generic_string());
+        continue;
+      }
       if (is_count_of_a_size_pair(it->path())) continue;
       files.push_back(it->path());
     }
@@ -262,6 +276,7 @@ class Expander {
   }
 
   std::vector<Pattern> patterns_;
+  std::vector<std::string> skipped_;
 };
 
 /// `label` with every run of characters other than [A-Za-z0-9._+-] replaced by one '_', leading
@@ -484,8 +499,9 @@ std::vector<json> resumable_rows(const BatchOptions& options, const Placement& p
 
 /// What rank 0 decided before the work starts.
 struct Plan {
-  std::vector<Pattern> patterns;  ///< every pattern, input order
-  std::vector<json> rows;         ///< per pattern: the kept summary row (--resume), or null
+  std::vector<Pattern> patterns;     ///< every pattern, input order
+  std::vector<json> rows;            ///< per pattern: the kept summary row (--resume), or null
+  std::vector<std::string> skipped;  ///< files of the directories given that are no matrix
 };
 
 Plan make_plan(const BatchOptions& options, const Placement& placement) {
@@ -503,6 +519,8 @@ Plan make_plan(const BatchOptions& options, const Placement& placement) {
   for (const std::string& input : options.inputs) expander.add_input(input);
   Plan plan;
   plan.patterns = expander.take();
+  plan.skipped = expander.take_skipped();
+  std::sort(plan.skipped.begin(), plan.skipped.end());
   assign_names(plan.patterns);
   plan.rows.assign(plan.patterns.size(), json());
   if (!options.resume) return plan;
@@ -629,6 +647,12 @@ int run_batch(const BatchOptions& options, MPI_Comm comm) {
     if (options.progress) std::cerr << fmt::format("[{}/{}] {}: {}\n", finished, total, name, what);
   };
   if (root) {
+    if (options.progress && !plan.skipped.empty()) {
+      std::cerr << fmt::format(
+          "treematch batch: {} file{} skipped, not a matrix by extension (.mat .csv .graph .metis "
+          ".APHiD .h5 .hdf5): {}\n",
+          plan.skipped.size(), plan.skipped.size() == 1 ? "" : "s", listed(plan.skipped, 10));
+    }
     for (std::size_t i = 0; i < total; ++i) {
       if (!plan.rows[i].is_null()) progress(plan.patterns[i].name, "skipped (done)");
     }
@@ -672,7 +696,9 @@ int run_batch(const BatchOptions& options, MPI_Comm comm) {
 
   int code = 0;
   if (root) {
-    json summary{{"settings", settings_of(options, placement)}, {"patterns", plan.rows}};
+    json summary{{"settings", settings_of(options, placement)},
+                 {"patterns", plan.rows},
+                 {"skipped_files", plan.skipped}};
     io::write_file_atomically((fs::path(options.out) / "summary.json").string(),
                               summary.dump(2) + "\n");
     io::write_file_atomically((fs::path(options.out) / "summary.csv").string(),

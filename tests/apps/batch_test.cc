@@ -97,6 +97,21 @@ TEST_F(BatchCli, CorruptFileIsRecordedTheOthersAreMappedExitIsNonZero) {
       << run.err;
 }
 
+TEST_F(BatchCli, FilesThatAreNoMatrixAreListedAsSkipped) {
+  std::ofstream(in() / "README.txt") << "notes\n";
+  fs::create_directories(in() / "logs");
+  std::ofstream(in() / "logs" / "run.log") << "log\n";
+
+  const CommandResult run = batch(quote(in().string()));
+
+  EXPECT_EQ(run.exit_code, 1) << run.err;  // broken.mat
+  EXPECT_EQ(summary()["patterns"].size(), 4u);
+  EXPECT_EQ(summary()["skipped_files"], json::array({"README.txt", "logs/run.log"}));
+  EXPECT_NE(run.err.find("2 files skipped, not a matrix by extension"), std::string::npos)
+      << run.err;
+  EXPECT_NE(run.err.find("README.txt, logs/run.log"), std::string::npos) << run.err;
+}
+
 TEST_F(BatchCli, ResumeSkipsTheDonePatternsAndKeepsTheirRows) {
   ASSERT_EQ(batch(quote(in().string())).exit_code, 1);
   const json first = summary();
