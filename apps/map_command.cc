@@ -117,17 +117,23 @@ std::string summary(const MapOptions& options, const Inputs& inputs, const TreeM
           level.exhaustive ? " (all subsets)" : "", level.heuristic, level.seconds);
     }
   }
-  text += fmt::format("  {:<14}{:>18}{:>18}{:>10}{:>10}\n", "mapping", "hop-bytes", "weighted",
-                      "/ ours", "seconds");
-  const double ours = rows.front().cost.hop_bytes;
+  // The ratio is of the cost the mapping minimises: the weighted one when link costs differ
+  // (hop-bytes is then only a count of links), else hop-bytes (the weighted cost is a multiple).
+  const bool weighted = !topo.uniform_link_costs();
+  const auto ranked = [&](const CostRow& row) {
+    return weighted ? row.cost.weighted : row.cost.hop_bytes;
+  };
+  text += fmt::format("  {:<14}{:>18}{:>18}{:>18}{:>10}\n", "mapping", "hop-bytes", "weighted",
+                      weighted ? "weighted / ours" : "hop-bytes / ours", "seconds");
+  const double ours = ranked(rows.front());
   for (const CostRow& row : rows) {
     if (!row.note.empty()) {
       text += fmt::format("  {:<14}skipped: {}\n", row.name, row.note);
       continue;
     }
-    text +=
-        fmt::format("  {:<14}{:>18.6g}{:>18.6g}{:>10.3f}{:>10.3f}\n", row.name, row.cost.hop_bytes,
-                    row.cost.weighted, ours > 0 ? row.cost.hop_bytes / ours : 1.0, row.seconds);
+    text += fmt::format("  {:<14}{:>18.6g}{:>18.6g}{:>18.3f}{:>10.3f}\n", row.name,
+                        row.cost.hop_bytes, row.cost.weighted,
+                        ours > 0 ? ranked(row) / ours : 1.0, row.seconds);
   }
   return text;
 }

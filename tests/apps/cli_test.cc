@@ -79,6 +79,33 @@ TEST(CliMap, CompareListsEveryBaselineAndTreeMatchBeatsPacked) {
             report["costs"]["random"]["hop_bytes"].get<double>());
 }
 
+// The summary's ratio column is of the cost the mapping minimises: the weighted one when link costs
+// differ, hop-bytes when they are all equal. Each row's ratio is recomputed from its two costs.
+TEST(CliMap, SummaryRanksByTheCostTheMappingMinimises) {
+  TempDir dir;
+  for (const bool differ : {true, false}) {
+    const std::string topology = differ ? "tleaf 3 2 100 8 10 8 1" : "tleaf 3 2 1 8 1 8 1";
+    const CommandResult run =
+        run_treematch("map --compare -m " + quote(clover128()) + " -t " + quote(topology) + " -o " +
+                          quote(dir.file("out.perm")),
+                      dir);
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const std::string header = differ ? "weighted / ours" : "hop-bytes / ours";
+    ASSERT_NE(run.err.find(header), std::string::npos) << run.err;
+    std::smatch ours;
+    ASSERT_TRUE(
+        std::regex_search(run.err, ours, std::regex(R"(\n  treematch +(\S+) +(\S+) +1\.000 )")))
+        << run.err;
+    std::smatch random;
+    ASSERT_TRUE(
+        std::regex_search(run.err, random, std::regex(R"(\n  random +(\S+) +(\S+) +(\S+) )")))
+        << run.err;
+    const int column = differ ? 2 : 1;
+    EXPECT_NEAR(std::stod(random[3]), std::stod(random[column]) / std::stod(ours[column]), 1e-3)
+        << run.err;
+  }
+}
+
 TEST(CliMap, RankfileNamesHostsAndSlotsWithinANode) {
   TempDir dir;
   const std::string out = dir.file("job.rankfile");
