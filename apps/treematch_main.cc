@@ -18,6 +18,7 @@
 #include "io/agreement.h"
 #include "io/hdf5_container.h"
 #include "io/input_error.h"
+#include "io/interrupt_cleanup.h"
 #include "src/distributed/mpi_environment.h"
 
 namespace {
@@ -73,6 +74,9 @@ int main(int argc, char** argv) {
   std::optional<treematch::distributed::MpiEnvironment> environment;
   if (!binding) environment.emplace(argc, argv);
   const treematch::distributed::MpiEnvironment* mpi = environment ? &*environment : nullptr;
+  // After MPI's start, whose library may install handlers of its own: Ctrl-C or a scheduler's
+  // SIGTERM removes the outputs being written under their temporary names.
+  treematch::io::remove_temporaries_on_interrupt();
   CLI::App app{"treematch: place MPI processes on cores so that heavy communicators are close"};
   app.require_subcommand(1);
   MapOptions map_options;

@@ -1,12 +1,14 @@
 // Atomic file output (temporary file + fsync + rename) and the "-" = standard output convention.
 #include "io/atomic_file.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "io/input_error.h"
 
@@ -36,23 +38,50 @@ void write_file_atomically(const std::string& path, const std::string& content) 
     write_to_stdout(content);
     return;
   }
-  const std::string temporary = path + ".tmp." + std::to_string(::getpid());
+  PendingFile pending(path);
   errno = 0;
-  std::FILE* file = std::fopen(temporary.c_str(), "wb");
+  std::FILE* file = std::fopen(pending.temporary().c_str(), "wb");
   if (file == nullptr) throw_write_error(path, last_error());
-
   // Each step runs only if the previous ones succeeded; `error` keeps the first errno.
   int error = 0;
   if (std::fwrite(content.data(), 1, content.size(), file) != content.size()) error = last_error();
   if (error == 0 && std::fflush(file) != 0) error = last_error();
-  if (error == 0 && ::fsync(::fileno(file)) != 0) error = last_error();
   if (std::fclose(file) != 0 && error == 0) error = last_error();
-  if (error == 0 && std::rename(temporary.c_str(), path.c_str()) != 0) error = last_error();
-  if (error != 0) {
-    // Best effort: the temporary may already be gone; the error reported is the one that mattered.
-    static_cast<void>(std::remove(temporary.c_str()));
-    throw_write_error(path, error);
+  if (error != 0) throw_write_error(path, error);  // PendingFile removes the temporary
+  pending.commit();
+}
+
+PendingFile::PendingFile(std::string path)
+    : path_(std::move(path)),
+      temporary_(path_ + ".tmp." + std::to_string(::getpid())),
+      interrupted_(temporary_) {
+  errno = 0;
+  std::FILE* file = std::fopen(temporary_.c_str(), "wb");
+  if (file == nullptr) throw_write_error(path_, last_error());
+  if (std::fclose(file) != 0) {
+    const int error = last_error();
+    static_cast<void>(std::remove(temporary_.c_str()));
+    throw_write_error(path_, error);
   }
+}
+
+PendingFile::~PendingFile() {
+  if (!committed_) static_cast<void>(std::remove(temporary_.c_str()));
+}
+
+void PendingFile::commit() {
+  errno = 0;
+  int error = 0;
+  const int fd = ::open(temporary_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    error = last_error();
+  } else {
+    if (::fsync(fd) != 0) error = last_error();
+    if (::close(fd) != 0 && error == 0) error = last_error();
+  }
+  if (error == 0 && std::rename(temporary_.c_str(), path_.c_str()) != 0) error = last_error();
+  if (error != 0) throw_write_error(path_, error);  // the destructor removes the temporary
+  committed_ = true;
 }
 
 }  // namespace treematch::io

@@ -226,37 +226,6 @@ bool extension_matches(MatrixFormat format, const std::string& path) {
   return false;
 }
 
-PendingFile::PendingFile(std::string path)
-    : path_(std::move(path)), temporary_(path_ + ".tmp." + std::to_string(::getpid())) {
-  errno = 0;
-  std::FILE* file = std::fopen(temporary_.c_str(), "wb");
-  if (file == nullptr) cannot_write(path_, last_error());
-  if (std::fclose(file) != 0) {
-    const int error = last_error();
-    static_cast<void>(std::remove(temporary_.c_str()));
-    cannot_write(path_, error);
-  }
-}
-
-PendingFile::~PendingFile() {
-  if (!committed_) static_cast<void>(std::remove(temporary_.c_str()));
-}
-
-void PendingFile::commit() {
-  errno = 0;
-  int error = 0;
-  const int fd = ::open(temporary_.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    error = last_error();
-  } else {
-    if (::fsync(fd) != 0) error = last_error();
-    if (::close(fd) != 0 && error == 0) error = last_error();
-  }
-  if (error == 0 && std::rename(temporary_.c_str(), path_.c_str()) != 0) error = last_error();
-  if (error != 0) cannot_write(path_, error);  // the destructor removes the temporary
-  committed_ = true;
-}
-
 WriteSummary write_matrix_text(const std::string& path, MatrixRowSource& source,
                                TextSeparator separator) {
   const char sep = separator == TextSeparator::kComma ? ',' : ' ';

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 
+#include "io/atomic_file.h"
 #include "io/matrix_hdf5.h"
 #include "io/matrix_stream.h"
 #include "io/matrix_text_reader.h"
@@ -35,33 +36,6 @@ bool is_hdf5(MatrixFormat format);
 /// True when read_matrix() recognises `path` as `format` by its name alone (or, for HDF5, by its
 /// content): e.g. false for CSV written to "x.txt", which would be read back as blank-separated.
 bool extension_matches(MatrixFormat format, const std::string& path);
-
-/// A large output written in place under a temporary name beside `path` ("<path>.tmp.<pid>", same
-/// directory so that rename(2) stays on one file system), then moved over `path` by commit(). The
-/// temporary file is removed by the destructor unless commit() succeeded, so that an error (bad
-/// input found half-way, disk full) never leaves a partial file under either name.
-class PendingFile {
- public:
-  /// Creates the empty temporary file: throws InputError(path, "cannot write: <reason>") at once
-  /// if the directory is missing or not writable.
-  explicit PendingFile(std::string path);
-  ~PendingFile();
-  PendingFile(const PendingFile&) = delete;
-  PendingFile& operator=(const PendingFile&) = delete;
-
-  /// Where to write.
-  [[nodiscard]] const std::string& temporary() const { return temporary_; }
-  [[nodiscard]] const std::string& path() const { return path_; }
-
-  /// fsync(2)s the temporary file and renames it to path(). Throws InputError(path, "cannot write:
-  /// <reason>") (the temporary is then removed).
-  void commit();
-
- private:
-  std::string path_;
-  std::string temporary_;
-  bool committed_ = false;
-};
 
 /// Where and how an HDF5 matrix is written.
 struct MatrixWriteOptions {
