@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <iostream>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -41,6 +42,35 @@ class GraphRowSource final : public io::MatrixRowSource {
   kernels::CsrView graph_;
   Index next_ = 0;
 };
+
+/// Says how much a dense hierarchical matrix will take before writing it, when that is more than
+/// 1 GB: every entry is written (noisy values take 18-19 characters of text each).
+void announce_large_output(Index n, io::MatrixFormat format, const GenerateOptions& options) {
+  const double entries = static_cast<double>(n) * static_cast<double>(n);
+  const double text = options.noise > 0.0 ? 19.0 : 3.0;
+  double per_entry = 0.0;
+  switch (format) {
+    case io::MatrixFormat::kMat:
+    case io::MatrixFormat::kCsv:
+      per_entry = text;
+      break;
+    case io::MatrixFormat::kMetis:
+      per_entry = text + static_cast<double>(std::to_string(n).size()) + 1.0;
+      break;
+    case io::MatrixFormat::kHdf5Csr:
+      per_entry = 16.0;  // value and column index, before compression
+      break;
+    case io::MatrixFormat::kHdf5Dense:
+      per_entry = 8.0;
+      break;
+  }
+  const double bytes = entries * per_entry;
+  if (bytes <= 1e9) return;
+  std::cerr << fmt::format(
+      "treematch generate: writing about {:.1f} GB{} ({} x {} entries, {}) to {}\n", bytes / 1e9,
+      io::is_hdf5(format) ? " before compression" : "", n, n, io::matrix_format_name(format),
+      options.output);
+}
 
 int run_geometric(const GenerateOptions& options, io::MatrixFormat format,
                   const io::MatrixWriteOptions& write,
@@ -136,6 +166,7 @@ int run_generate(const GenerateOptions& options) {
   spec.directed = options.directed;
   const Index n = io::hierarchical_matrix_order(topology, spec);
   const io::DenseRowProducer rows = io::hierarchical_matrix_rows(topology, spec);
+  announce_large_output(n, format, options);
 
   io::PendingFile pending(options.output);
   if (format == io::MatrixFormat::kHdf5Dense) {

@@ -50,5 +50,31 @@ TEST(Interrupt, GenerateRemovesItsTemporaryAndEndsWithTheSignalsStatus) {
   }
 }
 
+// 16384 ranks: 2.7e8 noisy entries, about 5.1 GB of text. generate says so before it writes;
+// the test stops it once it has.
+TEST(Interrupt, GenerateAnnouncesAnOutputAboveOneGigabyte) {
+  TempDir dir;
+  const std::string out = dir.file("huge.mat");
+  const std::string err = dir.file("generate.err");
+  const std::string script = dir.write(
+      "announce.sh", std::string(TM_BINARY) +
+                         " generate hierarchical -t 'pack:256 core:64 pu:1' \"$1\" 2> \"$2\" &\n"
+                         "pid=$!\n"
+                         "for i in $(seq 600); do\n"
+                         "  grep -q 'writing about' \"$2\" && break\n"
+                         "  sleep 0.05\n"
+                         "done\n"
+                         "kill -TERM $pid\n"
+                         "wait $pid\n");
+  run_shell("bash " + quote(script) + " " + quote(out) + " " + quote(err), dir.file("stdout.txt"),
+            dir.file("stderr.txt"));
+  const std::string said = read_text(err);
+  EXPECT_NE(
+      said.find("treematch generate: writing about 5.1 GB (16384 x 16384 entries, mat) to " + out),
+      std::string::npos)
+      << said;
+  EXPECT_EQ(files_starting_with(dir.path(), "huge.mat"), 0);
+}
+
 }  // namespace
 }  // namespace treematch::testing
