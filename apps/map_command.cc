@@ -93,12 +93,17 @@ std::vector<CostRow> baselines(const Inputs& inputs, const Context& ctx, const M
 std::string summary(const MapOptions& options, const Inputs& inputs, const TreeMatchResult& result,
                     const std::vector<CostRow>& rows, double map_seconds) {
   const Topology& topo = inputs.topology;
+  int ranks = 1;
+  if (options.input.comm != MPI_COMM_NULL) MPI_Comm_size(options.input.comm, &ranks);
   std::string text = fmt::format(
-      "treematch: {} processes ({} entries{}) from {}\n"
+      "treematch: {} processes ({} entries{}) from {}{}\n"
       "  topology {} = {} leaves{}, {} per machine\n"
       "  read {:.3f} s, topology {:.3f} s, mapping {:.3f} s\n",
       inputs.processes(), inputs.entries(),
       inputs.was_symmetrised() ? ", directed: used as C + C^T" : "", options.input.matrix,
+      ranks == 1           ? std::string()
+      : inputs.distributed ? fmt::format(", distributed over {} ranks", ranks)
+                           : fmt::format(", {} ranks, each reading it whole", ranks),
       topo.shape(), topo.leaf_count(),
       inputs.allowed_leaves.empty() ? ""
                                     : fmt::format(" ({} allowed)", inputs.allowed_leaves.size()),
@@ -131,9 +136,9 @@ std::string summary(const MapOptions& options, const Inputs& inputs, const TreeM
       text += fmt::format("  {:<14}skipped: {}\n", row.name, row.note);
       continue;
     }
-    text += fmt::format("  {:<14}{:>18.6g}{:>18.6g}{:>18.3f}{:>10.3f}\n", row.name,
-                        row.cost.hop_bytes, row.cost.weighted,
-                        ours > 0 ? ranked(row) / ours : 1.0, row.seconds);
+    text +=
+        fmt::format("  {:<14}{:>18.6g}{:>18.6g}{:>18.3f}{:>10.3f}\n", row.name, row.cost.hop_bytes,
+                    row.cost.weighted, ours > 0 ? ranked(row) / ours : 1.0, row.seconds);
   }
   return text;
 }
@@ -308,7 +313,7 @@ int run_map(const MapOptions& options) {
   if (output.hosts.empty()) output.hosts = inputs.hosts;  // --topology allocation names its nodes
 
   const Context ctx = map_context(options, inputs);
-  if (options.verbose) std::cerr << describe(ctx);
+  if (options.verbose && options.writer) std::cerr << describe(ctx);  // once per job
 
   const MapOutcome outcome = compute_mapping(
       options, inputs, ctx,

@@ -3,7 +3,8 @@
 # ranks, with the default options (refinement and top-down candidates on: the matrix is small) and
 # with --gather-entries below the matrix's entries (levels distributed; those stages off alike),
 # and with the fast preset (its multilevel mapping; with --gather-entries, its fallback walk) and
-# the strong preset.
+# the strong preset; and --verbose under 3 ranks prints the options once and says the run was
+# distributed.
 #   map_any_rank_count.sh TREEMATCH MPIEXEC MATRIX
 set -euo pipefail
 treematch=$1 mpiexec=$2 matrix=$3
@@ -34,3 +35,13 @@ for options in "" "--gather-entries 1000" "--preset fast" "--preset fast --gathe
   done
   echo "map '$options': plain and 1, 2, 3 ranks identical"
 done
+# Under mpiexec the job prints the options once and says it ran distributed.
+run "$mpiexec" -n 3 --oversubscribe --allow-run-as-root \
+  "$treematch" map -m "$scratch/m.h5" -t "$topology" --verbose -o "$scratch/verbose"
+printed=$(grep -c '^preset = ' "$scratch/stderr" || true)
+if [ "$printed" != 1 ] || ! grep -q ', distributed over 3 ranks$' "$scratch/stderr"; then
+  echo "--verbose under 3 ranks: options printed $printed times, or no 'distributed over 3 ranks'" >&2
+  cat "$scratch/stderr" >&2
+  exit 1
+fi
+echo "--verbose under 3 ranks: options once, distributed over 3 ranks"
