@@ -736,10 +736,11 @@ TreeMatchResult constrained_treematch_map(const CommGraph& graph, const Topology
                                           const Context& ctx) {
   check_placement(graph, topology, ctx);
   // Full subtrees: TreeMatch's walk, refined inside the subtree.
+  const bool refine = ctx.refinement.swaps && graph.nnz() <= ctx.refinement.max_entries;
   const SubtreeMapping walk = [&](const CommGraph& subgraph, const Topology& subtree) {
     TreeMatchResult result =
         bottom_up_mapping(LocalMappingInput(subgraph), subtree, ctx.grouping, ctx.walk);
-    if (ctx.refinement.swaps && subtree.depth() > 0) {
+    if (refine && subtree.depth() > 0) {
       result.refinement_swaps =
           refine_mapping(subgraph, subtree, result.mapping.leaf_of_rank, ctx.refinement).swaps;
     }

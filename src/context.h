@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -110,7 +111,10 @@ struct PlacementContext {
 
 /// What happens to each candidate mapping afterwards.
 struct RefinementContext {
-  bool swaps = true;     ///< refine each candidate (src/refinement.h; never raises the cost)
+  bool swaps = true;  ///< refine each candidate (src/refinement.h; never raises the cost)
+  /// ... when the matrix has at most this many entries (the fast preset refines only small ones,
+  /// where it costs milliseconds)
+  std::int64_t max_entries = std::numeric_limits<std::int64_t>::max();
   bool subtrees = true;  ///< also exchange whole subtrees, top down, before single processes
   int cycles = 2;        ///< at most this many top-down sweeps over the levels
   int rounds = 4;        ///< propose-then-apply rounds per level and sweep

@@ -106,7 +106,8 @@ TreeMatchResult treematch_map(const MappingInput& input, const Topology& topolog
   // The refinement and the top-down strategies need every row here.
   const bool whole =
       ctx.driver.whole_matrix_forced || input.entries() <= ctx.driver.whole_matrix_max_entries;
-  const bool refine = ctx.refinement.swaps && whole && tree.depth() > 0;
+  const bool refine = ctx.refinement.swaps && whole && tree.depth() > 0 &&
+                      input.entries() <= ctx.refinement.max_entries;
   TreeMatchResult best;
   MappingCost best_cost;
   bool have = false;

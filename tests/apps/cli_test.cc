@@ -335,7 +335,7 @@ TEST(CliPreset, VerbosePrintsThePresetsSettingsWithTheOverrides) {
       dir);
   ASSERT_EQ(fast.exit_code, 0) << fast.err;
   for (const char* line : {"preset = fast\n", "driver.first_that_applies = 1\n",
-                           "partition.attempts = 1\n", "refinement.swaps = 0\n"}) {
+                           "partition.attempts = 1\n", "refinement.max_entries = 131072\n"}) {
     EXPECT_NE(fast.err.find(line), std::string::npos) << line << fast.err;
   }
   const CommandResult changed =
