@@ -32,6 +32,19 @@ set(ENV{UBSAN_OPTIONS} "@TM_UBSAN_OPTIONS@:$ENV{UBSAN_OPTIONS}")
   set(TM_MPI_TEST_TIMEOUT 900)
 endif()
 
+# TM_PRELOAD_RUNTIME: what LD_PRELOAD must list ahead of one of the project's libraries preloaded
+# into a program. Under TM_SANITIZE the library needs the ASan runtime, which must come first in
+# the process (ASan checks it at start), as it would for any program given a sanitized library.
+set(TM_PRELOAD_RUNTIME "")
+if(TM_SANITIZE)
+  execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=libasan.so
+                  OUTPUT_VARIABLE tm_asan_runtime OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT IS_ABSOLUTE "${tm_asan_runtime}")
+    message(FATAL_ERROR "TM_SANITIZE: ${CMAKE_CXX_COMPILER} does not know libasan.so")
+  endif()
+  set(TM_PRELOAD_RUNTIME "${tm_asan_runtime}:")
+endif()
+
 # tm_add_test(NAME SOURCES... [LIBS ...]): one GoogleTest binary, each TEST discovered by CTest.
 function(tm_add_test name)
   cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})

@@ -165,25 +165,41 @@ CommGraph gather_graph(MPI_Comm comm, std::span<const int> sources, std::span<co
   return graph;
 }
 
+/// Rank r on leaf r of `topology` (leaves beyond the ranks left empty).
+ReorderSlots slots_in_rank_order(const Topology& topology, int ranks) {
+  if (topology.leaf_count() < ranks) {
+    throw std::invalid_argument("the topology " + topology.shape() + " has " +
+                                std::to_string(topology.leaf_count()) + " leaves for " +
+                                std::to_string(ranks) + " ranks");
+  }
+  ReorderSlots slots{topology, 1, {}, {}};
+  for (Index r = 0; r < ranks; ++r) slots.slot_of_rank.push_back(r);
+  if (topology.leaf_count() > ranks) slots.allowed_leaves = slots.slot_of_rank;
+  return slots;
+}
+
 /// Everything after the matrix is on the root (and known good there).
 ReorderResult reorder_with_root_graph(MPI_Comm comm, const CommGraph& graph,
                                       const ReorderOptions& options) {
   const Ranks me = ranks_of(comm);
   ReorderResult result;
+  if (options.topology) {
+    collective(comm, [&] { result.slots = slots_in_rank_order(*options.topology, me.size); });
+  } else {
+    AllocationTopology allocation;
+    collective(comm, [&] { allocation = gather_allocation_topology(comm, options.network); });
 
-  AllocationTopology allocation;
-  collective(comm, [&] { allocation = gather_allocation_topology(comm, options.network); });
-
-  // Where every process sits: its node from the allocation, its PU from hwloc.
-  int pu = 0;
-  collective(comm, [&] { pu = static_cast<int>(io::this_thread_pu()); });
-  std::vector<int> pus(static_cast<std::size_t>(me.size));
-  check_mpi(MPI_Allgather(&pu, 1, MPI_INT, pus.data(), 1, MPI_INT, comm), "MPI_Allgather");
-  std::vector<ProcessPlace> places(static_cast<std::size_t>(me.size));
-  for (std::size_t r = 0; r < places.size(); ++r) {
-    places[r] = ProcessPlace{allocation.node_of_rank[r], static_cast<Index>(pus[r])};
+    // Where every process sits: its node from the allocation, its PU from hwloc.
+    int pu = 0;
+    collective(comm, [&] { pu = static_cast<int>(io::this_thread_pu()); });
+    std::vector<int> pus(static_cast<std::size_t>(me.size));
+    check_mpi(MPI_Allgather(&pu, 1, MPI_INT, pus.data(), 1, MPI_INT, comm), "MPI_Allgather");
+    std::vector<ProcessPlace> places(static_cast<std::size_t>(me.size));
+    for (std::size_t r = 0; r < places.size(); ++r) {
+      places[r] = ProcessPlace{allocation.node_of_rank[r], static_cast<Index>(pus[r])};
+    }
+    collective(comm, [&] { result.slots = occupied_slots(allocation, places); });
   }
-  collective(comm, [&] { result.slots = occupied_slots(allocation, places); });
 
   // Rank 0 maps; every rank receives TreeMatch's slot for each application rank.
   std::vector<int> leaf_of_rank(static_cast<std::size_t>(me.size), 0);

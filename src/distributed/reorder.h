@@ -3,6 +3,8 @@
 
 #include <mpi.h>
 
+#include <optional>
+
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -102,6 +104,10 @@ std::vector<int> new_ranks(const ReorderSlots& slots, const Mapping& mapping);
 struct ReorderOptions {
   Context context = default_context();  ///< placement is set by reorder_context
   NetworkShape network;                 ///< above the nodes; flat by default
+  /// The machine to map onto instead of the allocation: rank r sits on its leaf r (a launcher's
+  /// default placement; at least as many leaves as ranks). For tests on a small machine and for
+  /// callers that know the placement better than hwloc does.
+  std::optional<Topology> topology;
 };
 
 /// What a reorder computed; identical on every rank except `comm` and `new_rank`.
