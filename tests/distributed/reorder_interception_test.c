@@ -7,7 +7,9 @@
  *   - the placement (vertex k on the slot of the process that got rank k) costs less than rank
  *     order on the machine (hops between slots: 0 same slot, 2 same package, 4 else), checked
  *     with `per_package` slots per package.
- * Reorder false must return the ranks unchanged. Prints "ok" on rank 0; exits 1 on a failure. */
+ * Reorder false must return the ranks unchanged. Prints "ok" on rank 0; exits 1 on a failure.
+ * With a second argument "refused" (TREEMATCH_REORDER_TOPOLOGY then names no machine), every
+ * constructor must instead fail on every rank with MPI_COMM_NULL, and MPI_COMM_WORLD still work. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,6 +106,25 @@ int main(int argc, char** argv) {
   int neighbours[VERTICES_MAX][2];
   shuffled_ring(n, ring);
   ring_neighbours(n, ring, neighbours);
+  if (argc > 2 && strcmp(argv[2], "refused") == 0) {
+    MPI_Comm made = MPI_COMM_WORLD;
+    const int dims[1] = {n};
+    const int periods[1] = {1};
+    if (MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 1, &made) == MPI_SUCCESS) {
+      fail("MPI_Cart_create accepted a topology that names no machine", 0);
+    }
+    if (made != MPI_COMM_NULL) fail("the failed constructor left a communicator", 0);
+    if (MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 2, neighbours[rank_], MPI_UNWEIGHTED, 2,
+                                       neighbours[rank_], MPI_UNWEIGHTED, MPI_INFO_NULL, 1,
+                                       &made) == MPI_SUCCESS) {
+      fail("MPI_Dist_graph_create_adjacent accepted a topology that names no machine", 0);
+    }
+    int total = 0;
+    MPI_Allreduce(&failures_, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank_ == 0) printf(total == 0 ? "ok\n" : "%d failures\n", total);
+    MPI_Finalize();
+    return total == 0 ? 0 : 1;
+  }
 
   /* MPI_Graph_create: the whole graph on every rank. */
   int index[VERTICES_MAX];
