@@ -1,10 +1,14 @@
-// The C entry points' guard: exceptions become MPI error classes and one line on stderr.
+// The C entry points' guard (exceptions become MPI error classes and one line on stderr) and the
+// check of a graph given as C arrays.
 #pragma once
 
 #include <mpi.h>
 
+#include <cstdint>
 #include <iostream>
 #include <new>
+#include <span>
+#include <string>
 
 #include "src/distributed/reorder.h"
 
@@ -58,6 +62,54 @@ inline int guarded(const char* function, MPI_Comm comm, MPI_Comm* reordered,
     std::cerr << function << ": unknown error\n";
     return MPI_ERR_OTHER;
   }
+}
+
+/// True for the weights arguments MPI reads as "every edge weighs 1".
+inline bool unweighted(const int weights[]) {
+  return weights == nullptr || weights == MPI_UNWEIGHTED || weights == MPI_WEIGHTS_EMPTY;
+}
+
+/// `count` entries at `data` (none when data is NULL or count is 0).
+inline std::span<const int> entries(const int* data, std::int64_t count) {
+  if (data == nullptr || count <= 0) return {};
+  return {data, static_cast<std::size_t>(count)};
+}
+
+/// One rank's part of a graph as MPI_Dist_graph_create takes it (weights empty: unweighted).
+struct DistGraphArrays {
+  std::span<const int> sources;
+  std::span<const int> degrees;
+  std::span<const int> destinations;
+  std::span<const int> weights;
+};
+
+/// The C arrays of MPI_Dist_graph_create's description, checked before any is read past n: a bad
+/// n, a negative degree or a NULL array must neither make this rank read out of bounds nor leave
+/// the others waiting in a collective, so every rank learns of it (ReorderError on all).
+inline DistGraphArrays checked_dist_graph(MPI_Comm comm, int n, const int sources[],
+                                          const int degrees[], const int destinations[],
+                                          const int weights[]) {
+  std::string problem;
+  std::int64_t edges = 0;
+  if (n < 0) {
+    problem = "n is " + std::to_string(n) + "; it must be >= 0";
+  } else if (n > 0 && (sources == nullptr || degrees == nullptr)) {
+    problem = "n is " + std::to_string(n) + " but sources or degrees is NULL";
+  } else {
+    for (int i = 0; i < n && problem.empty(); ++i) {
+      if (degrees[i] < 0) {
+        problem = "degrees[" + std::to_string(i) + "] is " + std::to_string(degrees[i]) +
+                  "; degrees must be >= 0";
+      }
+      edges += degrees[i];
+    }
+    if (problem.empty() && edges > 0 && destinations == nullptr) {
+      problem = "the degrees sum to " + std::to_string(edges) + " but destinations is NULL";
+    }
+  }
+  agree_on_problem(comm, problem);
+  return DistGraphArrays{entries(sources, n), entries(degrees, n), entries(destinations, edges),
+                         unweighted(weights) ? std::span<const int>{} : entries(weights, edges)};
 }
 
 }  // namespace treematch::distributed

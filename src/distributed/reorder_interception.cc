@@ -31,6 +31,7 @@
 namespace {
 
 using treematch::distributed::Communicator;
+using treematch::distributed::DistGraphArrays;
 using treematch::distributed::ReorderOptions;
 using treematch::distributed::ReorderResult;
 
@@ -56,17 +57,19 @@ int size_of(MPI_Comm comm) {
   return size;
 }
 
-/// Edges of one rank's description, as reorder_dist_graph takes them.
+/// Edges of one rank's description built here, as reorder_dist_graph takes them.
 struct Description {
   std::vector<int> sources;
   std::vector<int> degrees;
   std::vector<int> destinations;
   std::vector<int> weights;  ///< empty: every edge weighs 1
+
+  [[nodiscard]] DistGraphArrays arrays() const { return {sources, degrees, destinations, weights}; }
 };
 
 /// Maps the graph the ranks describe; every rank gets the reordered communicator (or the same
 /// ReorderError).
-ReorderResult reordered(MPI_Comm comm, const Description& d) {
+ReorderResult reordered(MPI_Comm comm, const DistGraphArrays& d) {
   ReorderOptions options;
   std::string problem;
   try {
@@ -159,10 +162,6 @@ Description graph_description(MPI_Comm comm, int nnodes, const int index[], cons
   return d;
 }
 
-bool unweighted(const int weights[]) {
-  return weights == nullptr || weights == MPI_UNWEIGHTED || weights == MPI_WEIGHTS_EMPTY;
-}
-
 /// One vertex's adjacency as Dist_graph_create_adjacent takes it.
 struct Adjacency {
   std::vector<int> sources;
@@ -229,7 +228,7 @@ extern "C" TREEMATCH_REORDER_EXPORT int MPI_Cart_create(MPI_Comm comm, int ndims
     return PMPI_Cart_create(comm, ndims, dims, periods, reorder, comm_cart);
   }
   return treematch::distributed::guarded("MPI_Cart_create", comm, comm_cart, [&] {
-    ReorderResult result = reordered(comm, grid_graph(comm, ndims, dims, periods));
+    ReorderResult result = reordered(comm, grid_graph(comm, ndims, dims, periods).arrays());
     return made_on(result, [&](MPI_Comm on, MPI_Comm* made) {
       return PMPI_Cart_create(on, ndims, dims, periods, 0, made);
     });
@@ -243,7 +242,7 @@ extern "C" TREEMATCH_REORDER_EXPORT int MPI_Graph_create(MPI_Comm comm, int nnod
     return PMPI_Graph_create(comm, nnodes, index, edges, reorder, comm_graph);
   }
   return treematch::distributed::guarded("MPI_Graph_create", comm, comm_graph, [&] {
-    ReorderResult result = reordered(comm, graph_description(comm, nnodes, index, edges));
+    ReorderResult result = reordered(comm, graph_description(comm, nnodes, index, edges).arrays());
     return made_on(result, [&](MPI_Comm on, MPI_Comm* made) {
       return PMPI_Graph_create(on, nnodes, index, edges, 0, made);
     });
@@ -258,20 +257,8 @@ extern "C" TREEMATCH_REORDER_EXPORT int MPI_Dist_graph_create(
                                   newcomm);
   }
   return treematch::distributed::guarded("MPI_Dist_graph_create", comm, newcomm, [&] {
-    Description d;
-    std::string problem;
-    std::int64_t edges = 0;
-    if (n < 0 || (n > 0 && (nodes == nullptr || degrees == nullptr))) {
-      problem = "n is " + std::to_string(n) + " with NULL nodes or degrees";
-    } else {
-      for (int i = 0; i < n; ++i) edges += degrees[i] > 0 ? degrees[i] : 0;
-      if (edges > 0 && targets == nullptr) problem = "the degrees sum to more than 0, no targets";
-    }
-    treematch::distributed::agree_on_problem(comm, problem);
-    d.sources.assign(nodes, nodes + n);
-    d.degrees.assign(degrees, degrees + n);
-    if (edges > 0) d.destinations.assign(targets, targets + edges);
-    if (!unweighted(weights) && edges > 0) d.weights.assign(weights, weights + edges);
+    const DistGraphArrays d =
+        treematch::distributed::checked_dist_graph(comm, n, nodes, degrees, targets, weights);
     ReorderResult result = reordered(comm, d);
     return made_on(result, [&](MPI_Comm on, MPI_Comm* made) {
       return PMPI_Dist_graph_create(on, n, nodes, degrees, targets, weights, info, 0, made);
@@ -299,7 +286,8 @@ extern "C" TREEMATCH_REORDER_EXPORT int MPI_Dist_graph_create_adjacent(
         int rank = 0;
         MPI_Comm_rank(comm, &rank);
         Adjacency mine;
-        mine.weighted = !unweighted(sourceweights) && !unweighted(destweights);
+        mine.weighted = !treematch::distributed::unweighted(sourceweights) &&
+                        !treematch::distributed::unweighted(destweights);
         mine.sources.assign(sources, sources + indegree);
         mine.destinations.assign(destinations, destinations + outdegree);
         if (mine.weighted) {
@@ -312,7 +300,7 @@ extern "C" TREEMATCH_REORDER_EXPORT int MPI_Dist_graph_create_adjacent(
         d.degrees = {outdegree};
         d.destinations = mine.destinations;
         d.weights = mine.destination_weights;
-        ReorderResult result = reordered(comm, d);
+        ReorderResult result = reordered(comm, d.arrays());
         // Vertex `rank`'s lists go to the process that got rank `rank`; this one serves vertex
         // new_rank_of_old[rank], whose lists old rank new_rank_of_old[rank] holds.
         std::vector<int> old_of_new(result.new_rank_of_old.size());
