@@ -21,7 +21,7 @@ Context preset_context(Preset preset) {
       // whole tree instead. The identity as a floor. Refinement only up to 2^17 entries: on G1
       // (22810) it lowers the cost 1.0% for 10 ms, below Scotch's; on S2 it took as long as the
       // mapping for 0.3%, on S1 +19% of the time for 0.2%. The walk alone (--set
-      // driver.strategies=bottom-up, identity) was 8-11% above the optimum on the stencils, and 31%
+      // driver.strategies=bottom-up, identity) was 8-11% above the optimum on the stencils, and 33%
       // above the cheap multilevel mapping on G1.
       ctx.driver.strategies = {Strategy::kMultilevelTopDown, Strategy::kBottomUp,
                                Strategy::kIdentity};

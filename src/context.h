@@ -156,7 +156,7 @@ struct DriverContext {
 /// How much time a mapping may take, in the manner of KaMinPar's presets and SharedMap's
 /// fast/eco/strong: each is a Context (preset_context); every option can still be changed.
 enum class Preset {
-  kFast,     ///< one cheap multilevel split per node, TreeMatch's walk inside nodes; no refinement
+  kFast,     ///< one cheap multilevel split per node, the walk inside; refines small matrices only
   kDefault,  ///< the cheapest of the walks and top-down candidates, refined
   kStrong,   ///< more candidates and attempts for lower cost
 };
