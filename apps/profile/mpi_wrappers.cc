@@ -325,6 +325,31 @@ int MPI_Pcontrol(const int level, ...) {
   return PMPI_Pcontrol(level);
 }
 
+/// The counters the phase API (src/distributed/treematch_phase.h) reads when the library is
+/// loaded: what this process sent so far to each of the `world_size` world ranks, all classes
+/// together. Found with dlsym, so the phase API needs no link to this library. Returns 0, or -1
+/// outside MPI_Init..MPI_Finalize, for a world size that is not MPI_COMM_WORLD's, or out of memory.
+__attribute__((visibility("default"))) int treematch_profile_snapshot(
+    int world_size, unsigned long long bytes[], unsigned long long messages[]) {
+  ProfileSession* session = g_session.load(std::memory_order_acquire);
+  int size = 0;
+  if (session == nullptr || PMPI_Comm_size(MPI_COMM_WORLD, &size) != MPI_SUCCESS ||
+      size != world_size || bytes == nullptr || messages == nullptr) {
+    return -1;
+  }
+  try {
+    std::vector<treematch::profile::Volume> sent(static_cast<std::size_t>(size));
+    session->snapshot(sent);
+    for (std::size_t peer = 0; peer < sent.size(); ++peer) {
+      bytes[peer] = sent[peer].bytes;
+      messages[peer] = sent[peer].messages;
+    }
+  } catch (...) {
+    return -1;
+  }
+  return 0;
+}
+
 // ---- Point-to-point -------------------------------------------------------------------------
 
 int MPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {

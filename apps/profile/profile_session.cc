@@ -1,6 +1,7 @@
 // The profiling library's state in one process (see profile_session.h).
 #include "apps/profile/profile_session.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -265,6 +266,22 @@ void ProfileSession::exchange_incoming() {
   check(PMPI_Alltoall(out.data(), 2, MPI_UINT64_T, in.data(), 2, MPI_UINT64_T, MPI_COMM_WORLD),
         "MPI_Alltoall");
   recorder_.add_from_peers(in);
+}
+
+void ProfileSession::snapshot(std::span<Volume> by_world_rank) noexcept {
+  std::fill(by_world_rank.begin(), by_world_rank.end(), Volume{});
+  const std::size_t peers = std::min(by_world_rank.size(), static_cast<std::size_t>(world_size_));
+  for (const TrafficClass traffic :
+       {TrafficClass::kPointToPoint, TrafficClass::kCollective, TrafficClass::kOneSided}) {
+    const std::span<const Volume> row = recorder_.row(traffic);
+    for (std::size_t peer = 0; peer < peers; ++peer) {
+      by_world_rank[peer].messages += row[peer].messages;
+      by_world_rank[peer].bytes += row[peer].bytes;
+    }
+  }
+  const std::lock_guard<std::mutex> lock(groups_mutex_);
+  world_.add_deferred(by_world_rank);
+  for (const auto& entry : live_groups_) entry.first->add_deferred(by_world_rank);
 }
 
 void ProfileSession::finish() noexcept {

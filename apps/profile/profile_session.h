@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <unordered_map>
 
@@ -77,6 +78,11 @@ class ProfileSession {
   /// MPI_Pcontrol(level): 0 stops counting, a positive level (re)starts it; negative levels are
   /// ignored (the MPI standard leaves them to the tool). No effect once finish() ran.
   void pcontrol(int level) noexcept;
+
+  /// What this process sent so far to each world rank, all classes together (the deferred
+  /// collective volumes of the communicators still alive included): `by_world_rank` has one entry
+  /// per world rank. For the phase API (treematch_phase.h), which subtracts two snapshots.
+  void snapshot(std::span<Volume> by_world_rank) noexcept;
 
   /// Collective over MPI_COMM_WORLD, before PMPI_Finalize: stops counting, spreads the deferred
   /// collective volumes, hands one-sided replies (Get) to the rows of their senders, and writes

@@ -22,14 +22,11 @@ inline MPI_Comm released(Communicator& comm) {
   return comm.release();
 }
 
-/// Runs `reorder` (returning a ReorderResult or a Communicator) and hands its communicator to the
-/// caller; nothing escapes but an error class. Every entry point starts with agree_on_problem, so a
-/// rank that found a problem here (a NULL `reordered`) still meets the others in that first
-/// collective and all of them fail together.
-template <class Reorder>
-inline int guarded(const char* function, MPI_Comm comm, MPI_Comm* reordered,
-                   Reorder&& reorder) noexcept {
-  if (reordered != nullptr) *reordered = MPI_COMM_NULL;
+/// Runs `body` (returning nothing) behind the C API's checks: MPI initialised, `comm` not
+/// MPI_COMM_NULL; any exception becomes an error class and one line on stderr naming `function`
+/// (a ReorderError's line from the rank it names only). Returns MPI_SUCCESS when `body` returned.
+template <class Body>
+inline int guarded_call(const char* function, MPI_Comm comm, Body&& body) noexcept {
   try {
     int initialized = 0;
     int finalized = 0;
@@ -43,11 +40,7 @@ inline int guarded(const char* function, MPI_Comm comm, MPI_Comm* reordered,
       std::cerr << function << ": the communicator is MPI_COMM_NULL\n";
       return MPI_ERR_COMM;
     }
-    if (reordered == nullptr) {
-      agree_on_problem(comm, "the `reordered` argument is NULL");
-    }
-    auto made = reorder();
-    *reordered = released(made);
+    body();
     return MPI_SUCCESS;
   } catch (const ReorderError& error) {
     if (error.origin()) std::cerr << function << ": " << error.what() << '\n';
@@ -62,6 +55,23 @@ inline int guarded(const char* function, MPI_Comm comm, MPI_Comm* reordered,
     std::cerr << function << ": unknown error\n";
     return MPI_ERR_OTHER;
   }
+}
+
+/// Runs `reorder` (returning a ReorderResult or a Communicator) and hands its communicator to the
+/// caller; nothing escapes but an error class. Every entry point starts with agree_on_problem, so a
+/// rank that found a problem here (a NULL `reordered`) still meets the others in that first
+/// collective and all of them fail together.
+template <class Reorder>
+inline int guarded(const char* function, MPI_Comm comm, MPI_Comm* reordered,
+                   Reorder&& reorder) noexcept {
+  if (reordered != nullptr) *reordered = MPI_COMM_NULL;
+  return guarded_call(function, comm, [&] {
+    if (reordered == nullptr) {
+      agree_on_problem(comm, "the `reordered` argument is NULL");
+    }
+    auto made = reorder();
+    *reordered = released(made);
+  });
 }
 
 /// True for the weights arguments MPI reads as "every edge weighs 1".

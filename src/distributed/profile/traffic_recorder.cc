@@ -67,4 +67,14 @@ void PeerGroup::flush(TrafficRecorder& recorder) noexcept {
   }
 }
 
+void PeerGroup::add_deferred(std::span<Volume> by_world_rank) const noexcept {
+  for (int m = 0; m < size(); ++m) {
+    const int peer = world_rank(m);
+    if (m == rank_ || peer < 0 || static_cast<std::size_t>(peer) >= by_world_rank.size()) continue;
+    Volume& v = by_world_rank[static_cast<std::size_t>(peer)];
+    v.messages += to_others_.messages + (m > rank_ ? to_higher_.messages : 0);
+    v.bytes += to_others_.bytes + (m > rank_ ? to_higher_.bytes : 0);
+  }
+}
+
 }  // namespace treematch::profile

@@ -170,6 +170,11 @@ class PeerGroup {
   /// Records the deferred volumes as collective traffic, member by member, and clears them.
   void flush(TrafficRecorder& recorder) noexcept;
 
+  /// Adds the deferred volumes, spread as flush() would spread them, to `by_world_rank` (one entry
+  /// per world rank) without recording or clearing them: a snapshot taken while the communicator
+  /// lives.
+  void add_deferred(std::span<Volume> by_world_rank) const noexcept;
+
  private:
   std::vector<int> world_ranks_;
   int rank_;
