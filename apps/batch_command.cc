@@ -29,6 +29,7 @@
 #include "io/matrix_hdf5.h"
 #include "io/matrix_reader.h"
 #include "src/distributed/batch_scheduler.h"
+#include "src/distributed/mpi_environment.h"
 
 namespace treematch::apps {
 namespace {

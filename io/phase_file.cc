@@ -1,12 +1,11 @@
 // A measured phase added to an HDF5 pattern file, all or nothing.
 #include "io/phase_file.h"
 
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <system_error>
 
 #include "io/atomic_file.h"
+#include "io/hdf5_probe.h"
 #include "io/input_error.h"
 #include "io/matrix_hdf5.h"
 
@@ -33,8 +32,11 @@ void add_phase(const std::string& path, const PhaseMatrices& phase) {
   const std::string group = "/phase/" + phase.name;
   std::error_code error;
   const bool exists = std::filesystem::exists(path, error);
-  if (exists && hdf5_has_object(path, "/phase") && hdf5_has_object(path, group)) {
-    throw InputError(path, "phase \"" + phase.name + "\" is already there (" + group + ")");
+  if (exists) {
+    const Hdf5ProbeScope probes;  // both links read in one child, not one each
+    probe_hdf5_objects(path, {"/phase", group});
+    if (hdf5_has_object(path, "/phase") && hdf5_has_object(path, group))
+      throw InputError(path, "phase \"" + phase.name + "\" is already there (" + group + ")");
   }
   PendingFile pending(path);
   if (exists) {

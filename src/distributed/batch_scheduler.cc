@@ -37,12 +37,6 @@ class DuplicateComm {
   MPI_Comm comm_ = MPI_COMM_NULL;
 };
 
-int size_of(MPI_Comm comm) {
-  int size = 1;
-  check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
-  return size;
-}
-
 int message_bytes(const MPI_Status& status) {
   int count = 0;
   check_mpi(MPI_Get_count(&status, MPI_BYTE, &count), "MPI_Get_count");
@@ -191,13 +185,6 @@ int broadcast_int(MPI_Comm comm, int value) {
   if (comm == MPI_COMM_NULL) return value;
   check_mpi(MPI_Bcast(&value, 1, MPI_INT, kRoot, comm), "MPI_Bcast(int)");
   return value;
-}
-
-int rank_of(MPI_Comm comm) {
-  if (comm == MPI_COMM_NULL) return 0;
-  int rank = 0;
-  check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
-  return rank;
 }
 
 }  // namespace treematch::distributed

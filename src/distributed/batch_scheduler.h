@@ -61,7 +61,4 @@ void broadcast_string(MPI_Comm comm, std::string& text);
 /// Rank 0's `value` on every rank of `comm` (collective); `value` itself for MPI_COMM_NULL.
 int broadcast_int(MPI_Comm comm, int value);
 
-/// Rank of this process in `comm`; 0 for MPI_COMM_NULL.
-int rank_of(MPI_Comm comm);
-
 }  // namespace treematch::distributed

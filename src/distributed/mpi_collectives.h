@@ -42,26 +42,54 @@ inline int mpi_count(std::size_t count, const char* call) {
   return static_cast<int>(count);
 }
 
+/// Every rank's element count of a gather and where its block starts, the same on every rank
+/// (the counts are all-gathered), so that a total past MPI's int count throws on every rank alike.
+struct GatherLayout {
+  int count = 0;  ///< this rank's
+  std::vector<int> counts;
+  std::vector<int> displs;
+  std::size_t total = 0;
+};
+inline GatherLayout gather_layout(MPI_Comm comm, std::size_t mine, const char* call) {
+  int ranks = 1;
+  check_mpi(MPI_Comm_size(comm, &ranks), "MPI_Comm_size");
+  GatherLayout layout;
+  layout.count = mpi_count(mine, call);
+  layout.counts.resize(static_cast<std::size_t>(ranks));
+  check_mpi(MPI_Allgather(&layout.count, 1, MPI_INT, layout.counts.data(), 1, MPI_INT, comm),
+            "MPI_Allgather");
+  layout.displs.assign(layout.counts.size(), 0);
+  for (std::size_t r = 0; r < layout.counts.size(); ++r) {
+    layout.displs[r] = mpi_count(layout.total, call);
+    layout.total += static_cast<std::size_t>(layout.counts[r]);
+  }
+  mpi_count(layout.total, call);
+  return layout;
+}
+
 /// Every rank's `mine`, concatenated in rank order, on every rank.
 template <typename T>
 std::vector<T> all_gather(MPI_Comm comm, std::span<const T> mine) {
-  int ranks = 1;
-  check_mpi(MPI_Comm_size(comm, &ranks), "MPI_Comm_size");
-  const int count = mpi_count(mine.size(), "MPI_Allgatherv");
-  std::vector<int> counts(static_cast<std::size_t>(ranks));
-  check_mpi(MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm), "MPI_Allgather");
-  std::vector<int> displs(counts.size(), 0);
-  std::size_t total = 0;
-  for (std::size_t r = 0; r < counts.size(); ++r) {
-    displs[r] = mpi_count(total, "MPI_Allgatherv");
-    total += static_cast<std::size_t>(counts[r]);
-  }
-  mpi_count(total, "MPI_Allgatherv");
-  std::vector<T> all(total);
+  const GatherLayout layout = gather_layout(comm, mine.size(), "MPI_Allgatherv");
+  std::vector<T> all(layout.total);
   const BytesType<T> type;
-  check_mpi(MPI_Allgatherv(mine.data(), count, type.get(), all.data(), counts.data(), displs.data(),
-                           type.get(), comm),
+  check_mpi(MPI_Allgatherv(mine.data(), layout.count, type.get(), all.data(), layout.counts.data(),
+                           layout.displs.data(), type.get(), comm),
             "MPI_Allgatherv");
+  return all;
+}
+
+/// Every rank's `mine`, concatenated in rank order, on rank `root`; empty on the others.
+template <typename T>
+std::vector<T> gather_to_root(MPI_Comm comm, int root, std::span<const T> mine) {
+  const GatherLayout layout = gather_layout(comm, mine.size(), "MPI_Gatherv");
+  int rank = 0;
+  check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  std::vector<T> all(rank == root ? layout.total : 0);
+  const BytesType<T> type;
+  check_mpi(MPI_Gatherv(mine.data(), layout.count, type.get(), all.data(), layout.counts.data(),
+                        layout.displs.data(), type.get(), root, comm),
+            "MPI_Gatherv");
   return all;
 }
 

@@ -15,6 +15,20 @@ void check_mpi(int code, const char* call) {
                  " failed: " + std::string(text, static_cast<std::size_t>(length)));
 }
 
+int rank_of(MPI_Comm comm) {
+  if (comm == MPI_COMM_NULL) return 0;
+  int rank = 0;
+  check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  return rank;
+}
+
+int size_of(MPI_Comm comm) {
+  if (comm == MPI_COMM_NULL) return 1;
+  int size = 1;
+  check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+  return size;
+}
+
 bool launched_by_mpi() {
   for (const char* variable :
        {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "PMI_RANK", "MPI_LOCALNRANKS"}) {

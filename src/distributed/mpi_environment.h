@@ -17,6 +17,12 @@ class MpiError : public std::runtime_error {
 /// Throws MpiError naming `call` unless `code` is MPI_SUCCESS.
 void check_mpi(int code, const char* call);
 
+/// Rank of this process in `comm`; 0 for MPI_COMM_NULL. Throws MpiError.
+int rank_of(MPI_Comm comm);
+
+/// Number of ranks of `comm` (its local group); 1 for MPI_COMM_NULL. Throws MpiError.
+int size_of(MPI_Comm comm);
+
 /// True when mpirun/mpiexec (Open MPI, MPICH/Hydra) or srun started this process: only then is
 /// MPI initialised, so a plain `treematch` run pays no MPI start-up cost.
 bool launched_by_mpi();

@@ -4,8 +4,12 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <numeric>
 #include <stdexcept>
 #include <utility>
+
+#include "src/distributed/mpi_collectives.h"
+#include "src/distributed/mpi_environment.h"
 
 namespace treematch::distributed {
 namespace {
@@ -13,18 +17,12 @@ namespace {
 constexpr const char* kBytesVariable = "pml_monitoring_messages_size";
 constexpr const char* kMessagesVariable = "pml_monitoring_messages_count";
 
-int size_of(MPI_Comm comm) {
-  int size = 0;
-  MPI_Comm_size(comm, &size);
-  return size;
-}
-
 /// Open MPI's monitoring as seed 003 reads it: one MPI_T session, a handle per variable bound to
 /// the communicator (one value per rank), started at once.
 class MpiToolCounters final : public SentCounters {
  public:
   /// Throws std::runtime_error naming what is missing; everything taken so far is released.
-  explicit MpiToolCounters(MPI_Comm comm) : comm_(comm) {
+  explicit MpiToolCounters(MPI_Comm comm) : comm_(comm), size_(size_of(comm)) {
     int provided = 0;
     if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS)
       throw std::runtime_error("MPI_T_init_thread failed");
@@ -63,8 +61,7 @@ class MpiToolCounters final : public SentCounters {
   [[nodiscard]] PhaseSource source() const override { return PhaseSource::kMpiTool; }
 
   void read(std::vector<std::uint64_t>& bytes, std::vector<std::uint64_t>& messages) override {
-    const std::size_t n = static_cast<std::size_t>(size_of(comm_));
-    std::vector<unsigned long long> values(n);
+    std::vector<unsigned long long> values(static_cast<std::size_t>(size_));
     if (MPI_T_pvar_read(session_, bytes_handle_, values.data()) != MPI_SUCCESS)
       throw std::runtime_error(std::string("MPI_T_pvar_read of ") + kBytesVariable + " failed");
     bytes.assign(values.begin(), values.end());
@@ -81,7 +78,7 @@ class MpiToolCounters final : public SentCounters {
       handle = MPI_T_PVAR_HANDLE_NULL;
       return false;
     }
-    if (count != size_of(comm_)) return false;
+    if (count != size_) return false;
     const int started = MPI_T_pvar_start(session_, handle);
     return started == MPI_SUCCESS || started == MPI_T_ERR_PVAR_NO_STARTSTOP;
   }
@@ -100,6 +97,7 @@ class MpiToolCounters final : public SentCounters {
   }
 
   MPI_Comm comm_;
+  int size_;  ///< the communicator's: one value per rank
   bool initialized_ = false;
   MPI_T_pvar_session session_ = MPI_T_PVAR_SESSION_NULL;
   MPI_T_pvar_handle bytes_handle_ = MPI_T_PVAR_HANDLE_NULL;
@@ -111,15 +109,15 @@ class ProfileCounters final : public SentCounters {
  public:
   using Snapshot = int (*)(int, unsigned long long[], unsigned long long[]);
 
-  ProfileCounters(MPI_Comm comm, Snapshot snapshot) : snapshot_(snapshot) {
-    MPI_Comm_size(MPI_COMM_WORLD, &world_size_);
+  ProfileCounters(MPI_Comm comm, Snapshot snapshot)
+      : snapshot_(snapshot), world_size_(size_of(MPI_COMM_WORLD)) {
     const int n = size_of(comm);
     MPI_Group group = MPI_GROUP_NULL;
     MPI_Group world = MPI_GROUP_NULL;
     MPI_Comm_group(comm, &group);
     MPI_Comm_group(MPI_COMM_WORLD, &world);
     std::vector<int> members(static_cast<std::size_t>(n));
-    for (int r = 0; r < n; ++r) members[static_cast<std::size_t>(r)] = r;
+    std::iota(members.begin(), members.end(), 0);
     world_rank_.assign(static_cast<std::size_t>(n), MPI_UNDEFINED);
     MPI_Group_translate_ranks(group, n, members.data(), world, world_rank_.data());
     MPI_Group_free(&group);
@@ -235,36 +233,14 @@ void Phase::stop() {
 }
 
 std::vector<Triplet> Phase::gather(bool messages) const {
-  const MPI_Comm comm = comm_.get();
-  int rank = 0;
-  int size = 0;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
+  const int rank = rank_of(comm_.get());
   const std::vector<std::uint64_t>& row = messages ? messages_ : bytes_;
-  std::vector<double> entries;  // (column, value) pairs; exact below 2^53
+  std::vector<Triplet> mine;
   for (std::size_t col = 0; col < row.size(); ++col) {
     if (row[col] == 0 || static_cast<int>(col) == rank) continue;
-    entries.push_back(static_cast<double>(col));
-    entries.push_back(static_cast<double>(row[col]));
+    mine.push_back({rank, static_cast<Index>(col), static_cast<Weight>(row[col])});
   }
-  const int count = static_cast<int>(entries.size());
-  std::vector<int> counts(rank == 0 ? static_cast<std::size_t>(size) : 0);
-  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm);
-  std::vector<int> displs(counts.size(), 0);
-  for (std::size_t r = 1; r < counts.size(); ++r) displs[r] = displs[r - 1] + counts[r - 1];
-  std::vector<double> all(counts.empty() ? 0
-                                         : static_cast<std::size_t>(displs.back() + counts.back()));
-  MPI_Gatherv(entries.data(), count, MPI_DOUBLE, all.data(), counts.data(), displs.data(),
-              MPI_DOUBLE, 0, comm);
-  std::vector<Triplet> triplets;
-  for (std::size_t r = 0; r < counts.size(); ++r) {
-    for (int i = displs[r]; i < displs[r] + counts[r]; i += 2) {
-      triplets.push_back({static_cast<Index>(r),
-                          static_cast<Index>(all[static_cast<std::size_t>(i)]),
-                          all[static_cast<std::size_t>(i) + 1]});
-    }
-  }
-  return triplets;
+  return gather_to_root(comm_.get(), 0, std::span<const Triplet>(mine));
 }
 
 }  // namespace treematch::distributed

@@ -2,13 +2,14 @@
 #include "src/distributed/treematch_phase.h"
 
 #include <algorithm>
-#include <cstring>
+#include <iostream>
 #include <memory>
 #include <stdexcept>
 #include <string>
 
 #include "io/phase_file.h"
 #include "io/topology_reader.h"
+#include "src/distributed/mpi_environment.h"
 #include "src/distributed/phase_monitor.h"
 #include "src/distributed/reorder_c_guard.h"
 
@@ -18,7 +19,8 @@ using treematch::distributed::guarded_call;
 using treematch::distributed::Phase;
 
 struct treematch_phase_s {
-  std::unique_ptr<Phase> phase;
+  explicit treematch_phase_s(MPI_Comm comm) : phase(comm) {}
+  Phase phase;
 };
 
 namespace {
@@ -43,15 +45,15 @@ treematch::kernels::Csr phase_matrix(const Phase& phase, bool messages) {
 }
 
 /// The stopped phase behind a handle, or the same ReorderError on every rank.
-const Phase& stopped_phase(treematch_phase phase, MPI_Comm comm) {
-  agree_on_problem(comm, phase->phase->stopped() ? "" : "the phase is not stopped");
-  return *phase->phase;
+const Phase& stopped_phase(treematch_phase phase) {
+  agree_on_problem(phase->phase.comm(), phase->phase.stopped() ? "" : "the phase is not stopped");
+  return phase->phase;
 }
 
-int rank_in(MPI_Comm comm) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  return rank;
+/// A NULL handle given to `function`: one line, MPI_ERR_ARG.
+int null_phase(const char* function) {
+  std::cerr << function << ": NULL phase\n";
+  return MPI_ERR_ARG;
 }
 
 }  // namespace
@@ -60,51 +62,46 @@ extern "C" int treematch_phase_start(MPI_Comm comm, treematch_phase* phase) {
   if (phase != nullptr) *phase = nullptr;
   return guarded_call("treematch_phase_start", comm, [&] {
     agree_on_problem(comm, phase == nullptr ? "the `phase` argument is NULL" : "");
-    auto made = std::make_unique<treematch_phase_s>();
-    made->phase = std::make_unique<Phase>(comm);
-    *phase = made.release();
+    *phase = std::make_unique<treematch_phase_s>(comm).release();
   });
 }
 
 extern "C" int treematch_phase_stop(treematch_phase phase) {
-  if (phase == nullptr || !phase->phase || phase->phase->stopped()) {
-    std::cerr << "treematch_phase_stop: " << (phase == nullptr ? "NULL phase" : "already stopped")
-              << '\n';
+  if (phase == nullptr) return null_phase("treematch_phase_stop");
+  if (phase->phase.stopped()) {
+    std::cerr << "treematch_phase_stop: already stopped\n";
     return MPI_ERR_ARG;
   }
-  return guarded_call("treematch_phase_stop", phase->phase->comm(), [&] { phase->phase->stop(); });
+  return guarded_call("treematch_phase_stop", phase->phase.comm(), [&] { phase->phase.stop(); });
 }
 
 extern "C" int treematch_phase_source(treematch_phase phase) {
-  return phase == nullptr || !phase->phase ? 0 : static_cast<int>(phase->phase->source());
+  return phase == nullptr ? 0 : static_cast<int>(phase->phase.source());
 }
 
 extern "C" int treematch_phase_row(treematch_phase phase, unsigned long long bytes[],
                                    unsigned long long messages[]) {
-  if (phase == nullptr || !phase->phase || !phase->phase->stopped()) {
-    std::cerr << "treematch_phase_row: " << (phase == nullptr ? "NULL phase" : "not stopped")
-              << '\n';
+  if (phase == nullptr) return null_phase("treematch_phase_row");
+  if (!phase->phase.stopped()) {
+    std::cerr << "treematch_phase_row: not stopped\n";
     return MPI_ERR_ARG;
   }
-  const Phase& p = *phase->phase;
+  const Phase& p = phase->phase;
   if (bytes != nullptr) std::copy(p.bytes().begin(), p.bytes().end(), bytes);
   if (messages != nullptr) std::copy(p.messages().begin(), p.messages().end(), messages);
   return MPI_SUCCESS;
 }
 
 extern "C" int treematch_phase_write(treematch_phase phase, const char* path, const char* name) {
-  if (phase == nullptr || !phase->phase) {
-    std::cerr << "treematch_phase_write: NULL phase\n";
-    return MPI_ERR_ARG;
-  }
-  const MPI_Comm comm = phase->phase->comm();
+  if (phase == nullptr) return null_phase("treematch_phase_write");
+  const MPI_Comm comm = phase->phase.comm();
   return guarded_call("treematch_phase_write", comm, [&] {
-    const Phase& p = stopped_phase(phase, comm);
+    const Phase& p = stopped_phase(phase);
     treematch::io::PhaseMatrices matrices;
     matrices.bytes = phase_matrix(p, false);
     matrices.messages = phase_matrix(p, true);
     std::string problem;
-    if (rank_in(comm) == 0) {
+    if (treematch::distributed::rank_of(comm) == 0) {
       try {
         if (path == nullptr || *path == '\0') throw std::invalid_argument("no file name");
         matrices.name = name != nullptr ? name : "";
@@ -121,13 +118,10 @@ extern "C" int treematch_phase_write(treematch_phase phase, const char* path, co
 extern "C" int treematch_phase_reorder(treematch_phase phase, const char* metric,
                                        const char* topology, MPI_Comm* reordered) {
   if (reordered != nullptr) *reordered = MPI_COMM_NULL;
-  if (phase == nullptr || !phase->phase) {
-    std::cerr << "treematch_phase_reorder: NULL phase\n";
-    return MPI_ERR_ARG;
-  }
-  const MPI_Comm comm = phase->phase->comm();
+  if (phase == nullptr) return null_phase("treematch_phase_reorder");
+  const MPI_Comm comm = phase->phase.comm();
   return guarded("treematch_phase_reorder", comm, reordered, [&] {
-    const Phase& p = stopped_phase(phase, comm);
+    const Phase& p = stopped_phase(phase);
     const std::string chosen = metric != nullptr ? metric : "size";
     treematch::distributed::ReorderOptions options;
     std::string problem;
@@ -143,7 +137,7 @@ extern "C" int treematch_phase_reorder(treematch_phase phase, const char* metric
     agree_on_problem(comm, problem);
     std::vector<treematch::Triplet> entries = p.gather(chosen == "msg");
     treematch::CommGraph graph;
-    if (rank_in(comm) == 0)
+    if (treematch::distributed::rank_of(comm) == 0)
       graph = treematch::CommGraph::from_triplets(static_cast<treematch::Index>(p.bytes().size()),
                                                   std::move(entries));
     return treematch::distributed::reorder_graph(comm, graph, options);
