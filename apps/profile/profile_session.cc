@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <new>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -91,7 +92,8 @@ ProfileSession::ProfileSession(const ProfileOptions& options, int thread_level)
           world_size_,
           thread_level == MPI_THREAD_MULTIPLE ? Concurrency::kConcurrent : Concurrency::kSerialized,
           options.counting),
-      world_(identity(world_size_), world_rank_) {
+      world_(identity(world_size_), world_rank_),
+      phases_(world_size_, options.counting ? 1 : 0) {
   check(PMPI_Comm_group(MPI_COMM_WORLD, &world_group_), "MPI_Comm_group");
   check(PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_comm_group, &comm_keyval_, this),
         "MPI_Comm_create_keyval");
@@ -251,7 +253,20 @@ void ProfileSession::forget_persistent(MPI_Request request) noexcept {
 
 void ProfileSession::pcontrol(int level) noexcept {
   if (finished_ || level < 0) return;
+  change_phase(level);
   recorder_.set_counting(level > 0);
+}
+
+void ProfileSession::change_phase(int level) noexcept {
+  const std::lock_guard<std::mutex> lock(phases_mutex_);
+  if (phases_.level() == level) return;  // e.g. MPI_Pcontrol(1) at every step: no snapshot
+  try {
+    std::vector<Volume> counters(static_cast<std::size_t>(world_size_));
+    snapshot(counters);
+    phases_.change(level, counters);
+  } catch (const std::bad_alloc&) {
+    // The phase goes on as before; counting still follows the level.
+  }
 }
 
 void ProfileSession::exchange_incoming() {
@@ -285,6 +300,7 @@ void ProfileSession::snapshot(std::span<Volume> by_world_rank) noexcept {
 }
 
 void ProfileSession::finish() noexcept {
+  change_phase(0);
   recorder_.set_counting(false);
   {
     const std::lock_guard<std::mutex> lock(groups_mutex_);
@@ -294,7 +310,7 @@ void ProfileSession::finish() noexcept {
   }
   try {
     exchange_incoming();
-    write_profile(MPI_COMM_WORLD, options_.output, recorder_);
+    write_profile(MPI_COMM_WORLD, options_.output, recorder_, phases_);
   } catch (const io::Hdf5PeerError&) {
     // Another rank failed and printed why.
   } catch (const std::exception& e) {

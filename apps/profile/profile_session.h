@@ -12,6 +12,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "src/distributed/profile/pcontrol_phases.h"
 #include "src/distributed/profile/traffic_recorder.h"
 
 namespace treematch::profile {
@@ -75,8 +76,9 @@ class ProfileSession {
   /// Forgets `request` (MPI_Request_free).
   void forget_persistent(MPI_Request request) noexcept;
 
-  /// MPI_Pcontrol(level): 0 stops counting, a positive level (re)starts it; negative levels are
-  /// ignored (the MPI standard leaves them to the tool). No effect once finish() ran.
+  /// MPI_Pcontrol(level): 0 stops counting, a positive level (re)starts it and makes it the
+  /// current phase (pcontrol_phases.h); negative levels are ignored (the MPI standard leaves them
+  /// to the tool). No effect once finish() ran.
   void pcontrol(int level) noexcept;
 
   /// What this process sent so far to each world rank, all classes together (the deferred
@@ -84,7 +86,8 @@ class ProfileSession {
   /// per world rank. For the phase API (treematch_phase.h), which subtracts two snapshots.
   void snapshot(std::span<Volume> by_world_rank) noexcept;
 
-  /// Collective over MPI_COMM_WORLD, before PMPI_Finalize: stops counting, spreads the deferred
+  /// Collective over MPI_COMM_WORLD, before PMPI_Finalize: ends the current phase, stops
+  /// counting, spreads the deferred
   /// collective volumes, hands one-sided replies (Get) to the rows of their senders, and writes
   /// the profile, then detaches the session from MPI (detach_all). A failure prints one line on
   /// stderr and is otherwise ignored.
@@ -108,6 +111,8 @@ class ProfileSession {
   PeerGroup* adopt(std::unique_ptr<PeerGroup> group, Holder holder);
   void disown(PeerGroup* group) noexcept;
   void exchange_incoming();
+  /// Ends the current MPI_Pcontrol phase and begins `level`'s (none for 0).
+  void change_phase(int level) noexcept;
   /// Before PMPI_Finalize: removes the attribute from every communicator and window still alive
   /// (MPI retires their groups), then frees the keyvals and the world group, so that the session
   /// leaves nothing behind in MPI.
@@ -128,7 +133,9 @@ class ProfileSession {
       groups_mutex_;  ///< live_groups_ and finished_ (taken in callbacks; no MPI call inside)
   std::unordered_map<PeerGroup*, Holder> live_groups_;
   std::atomic<bool> finished_{false};  ///< finish() ran: Pcontrol and retire stop recording
-  std::mutex persistent_mutex_;        ///< taken only under MPI_THREAD_MULTIPLE
+  std::mutex phases_mutex_;            ///< phases_ (MPI_Pcontrol from several threads)
+  PcontrolPhases phases_;
+  std::mutex persistent_mutex_;  ///< taken only under MPI_THREAD_MULTIPLE
   std::unordered_map<MPI_Request, PersistentSend> persistent_;
 };
 

@@ -3,8 +3,10 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
@@ -48,8 +50,46 @@ struct RowOfMatrix {
   kernels::Csr row;
 };
 
-/// This rank's row of every matrix of the file, in the order they are written.
-std::vector<RowOfMatrix> rows_of_matrices(const TrafficRecorder& recorder) {
+/// The group of the MPI_Pcontrol phase `level`.
+std::string phase_group(int level) {
+  return "/phase/pcontrol_" + std::to_string(level);
+}
+
+/// The MPI_Pcontrol levels any rank saw, increasing, at most PcontrolPhases::kMaxPhases
+/// (collective): one Allreduce per level, so nothing grows with the number of ranks. Rank 0 says
+/// in one line when levels were left out (here or on any rank).
+std::vector<int> levels_of_all_ranks(MPI_Comm comm, int rank, const PcontrolPhases& phases) {
+  const std::vector<int> mine = phases.levels();
+  std::vector<int> levels;
+  int last = 0;
+  while (levels.size() <= PcontrolPhases::kMaxPhases) {
+    const auto above = std::upper_bound(mine.begin(), mine.end(), last);
+    // LLONG_MAX, not INT_MAX, says "none left": INT_MAX is a level like any other.
+    long long next = above == mine.end() ? LLONG_MAX : *above;
+    check(PMPI_Allreduce(MPI_IN_PLACE, &next, 1, MPI_LONG_LONG, MPI_MIN, comm), "MPI_Allreduce");
+    if (next == LLONG_MAX) break;
+    levels.push_back(static_cast<int>(next));
+    last = static_cast<int>(next);
+  }
+  long long dropped = static_cast<long long>(phases.dropped_levels());
+  check(PMPI_Allreduce(MPI_IN_PLACE, &dropped, 1, MPI_LONG_LONG, MPI_MAX, comm), "MPI_Allreduce");
+  if (levels.size() > PcontrolPhases::kMaxPhases || dropped > 0) {
+    levels.resize(std::min(levels.size(), PcontrolPhases::kMaxPhases));
+    if (rank == 0) {
+      std::fprintf(stderr,
+                   "treematch-profile: more than %zu MPI_Pcontrol levels; some are not written "
+                   "as phases (their traffic is in the totals)\n",
+                   PcontrolPhases::kMaxPhases);
+    }
+  }
+  return levels;
+}
+
+/// This rank's row of every matrix of the file, in the order they are written: the totals, each
+/// class, then each MPI_Pcontrol phase when the program used a level other than 1 (`levels`).
+std::vector<RowOfMatrix> rows_of_matrices(const TrafficRecorder& recorder,
+                                          const PcontrolPhases& phases,
+                                          const std::vector<int>& levels) {
   std::vector<RowOfMatrix> rows;
   const auto add = [&](const std::string& group, std::span<const TrafficClass> classes) {
     rows.push_back({group + "/size", recorder.matrix_row(classes, VolumeMetric::kBytes)});
@@ -60,12 +100,25 @@ std::vector<RowOfMatrix> rows_of_matrices(const TrafficRecorder& recorder) {
     const std::array classes = {group.traffic};
     add(group.name, classes);
   }
+  for (const int level : levels) {
+    rows.push_back({phase_group(level) + "/size", phases.matrix_row(level, VolumeMetric::kBytes)});
+    rows.push_back(
+        {phase_group(level) + "/msg", phases.matrix_row(level, VolumeMetric::kMessages)});
+  }
   return rows;
+}
+
+/// The levels written as phases: all of them, or none when only level 1 (the whole counted run)
+/// was ever on.
+std::vector<int> written_levels(std::vector<int> levels) {
+  if (levels.empty() || levels.back() < 2) levels.clear();
+  return levels;
 }
 
 }  // namespace
 
-void write_profile(MPI_Comm comm, const std::string& path, const TrafficRecorder& recorder) {
+void write_profile(MPI_Comm comm, const std::string& path, const TrafficRecorder& recorder,
+                   const PcontrolPhases& phases) {
   int rank = 0;
   int size = 0;
   check(PMPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
@@ -75,12 +128,13 @@ void write_profile(MPI_Comm comm, const std::string& path, const TrafficRecorder
   check(PMPI_Bcast(&pid, 1, MPI_LONG_LONG, 0, comm), "MPI_Bcast");
   const std::string temporary = path + ".tmp." + std::to_string(pid);
   const kernels::Index n = size;
+  const std::vector<int> levels = written_levels(levels_of_all_ranks(comm, rank, phases));
   // The rows first, agreed on: a rank that cannot build them (out of memory) must not leave the
   // others waiting in a collective HDF5 call.
   std::vector<RowOfMatrix> rows;
   std::string problem;
   try {
-    rows = rows_of_matrices(recorder);
+    rows = rows_of_matrices(recorder, phases, levels);
   } catch (const std::exception& e) {
     problem = e.what();
   }
@@ -96,6 +150,11 @@ void write_profile(MPI_Comm comm, const std::string& path, const TrafficRecorder
     for (const RowOfMatrix& matrix : rows) file.write(matrix.object, n, matrix.row);
     for (const ClassGroup& group : kClassGroups) {
       file.write_attribute(group.name, "description", group.description);
+    }
+    for (const int level : levels) {
+      file.write_attribute(phase_group(level), "source", "treematch-profile");
+      file.write_attribute(phase_group(level), "ranks", static_cast<std::int64_t>(n));
+      file.write_attribute(phase_group(level), "pcontrol_level", static_cast<std::int64_t>(level));
     }
     file.write_attribute("/", "source", "treematch-profile");
     file.write_attribute("/", "ranks", static_cast<std::int64_t>(n));

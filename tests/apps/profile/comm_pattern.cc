@@ -1,10 +1,12 @@
 // An MPI program with known traffic (comm_pattern.h): run under the profiling library and under
 // Open MPI's monitoring by profile_pipeline_test.
 //
-// comm_pattern [--no-onesided] [--pcontrol-phase] [--for-monitoring] [--thread-multiple]
+// comm_pattern [--no-onesided] [--pcontrol-phase] [--pcontrol-levels] [--for-monitoring]
+//              [--thread-multiple]
 //   --no-onesided     skip the one-sided part
 //   --pcontrol-phase  add a ring exchange and an Allreduce between MPI_Pcontrol(0) and
 //                     MPI_Pcontrol(1): traffic a profiler must not count
+//   --pcontrol-levels the iterations under MPI_Pcontrol(2), the rest under MPI_Pcontrol(3)
 //   --for-monitoring  the same point-to-point traffic in the form Open MPI 4.1's monitoring sees
 //                     completely: the horizontal halo by MPI_Isend instead of persistent requests
 //                     (MPI_Start bypasses the monitoring PML), and no Alltoallv/Alltoallw (their
@@ -334,11 +336,13 @@ void uncounted_phase(const World& w) {
 int main(int argc, char** argv) {
   bool with_onesided = true;
   bool pcontrol_phase = false;
+  bool pcontrol_levels = false;
   bool thread_multiple = false;
   World w;
   for (int a = 1; a < argc; ++a) {
     if (std::strcmp(argv[a], "--no-onesided") == 0) with_onesided = false;
     if (std::strcmp(argv[a], "--pcontrol-phase") == 0) pcontrol_phase = true;
+    if (std::strcmp(argv[a], "--pcontrol-levels") == 0) pcontrol_levels = true;
     if (std::strcmp(argv[a], "--for-monitoring") == 0) w.for_monitoring = true;
     if (std::strcmp(argv[a], "--thread-multiple") == 0) thread_multiple = true;
   }
@@ -380,9 +384,11 @@ int main(int argc, char** argv) {
     halo.push_back(recv);
     halo.push_back(send);
   }
+  if (pcontrol_levels) MPI_Pcontrol(2);
   for (int it = 0; it < kIterations; ++it) iteration(w, halo);
   for (MPI_Request& r : halo) check(MPI_Request_free(&r), "MPI_Request_free");
   if (pcontrol_phase) uncounted_phase(w);
+  if (pcontrol_levels) MPI_Pcontrol(3);
   derived_types(w);
   collectives_once(w);
   subcommunicators(w);

@@ -55,8 +55,12 @@ struct Traffic {
   ClassTraffic onesided;
 };
 
+/// Which part of the program's traffic: all of it, the kIterations iterations alone (between
+/// MPI_Pcontrol(2) and MPI_Pcontrol(3) under --pcontrol-levels) or the rest (after them).
+enum class Part { kAll, kIterationsOnly, kOnceOnly };
+
 /// The traffic of comm_pattern at `p` ranks (one-sided part included when `onesided`).
-inline Traffic expected_traffic(int p, bool onesided) {
+inline Traffic expected_traffic(int p, bool onesided, Part part = Part::kAll) {
   Traffic t{ClassTraffic(p), ClassTraffic(p), ClassTraffic(p)};
   const int cols = p / 2;
   const auto all_pairs = [&](std::uint64_t bytes) {
@@ -76,7 +80,8 @@ inline Traffic expected_traffic(int p, bool onesided) {
     for (int i = 0; i < p; ++i)
       for (int j = i + 1; j < p; ++j) t.collective.add(i, j, bytes);
   };
-  for (int it = 0; it < kIterations; ++it) {
+  const int iterations = part == Part::kOnceOnly ? 0 : kIterations;
+  for (int it = 0; it < iterations; ++it) {
     for (int r = 0; r < p; ++r) {
       const int col = r % cols;
       t.p2p.add(r, (r + 1) % p, 8 * kRingDoubles);
@@ -89,6 +94,7 @@ inline Traffic expected_traffic(int p, bool onesided) {
     all_pairs(4 * kAlltoallInts);                        // Alltoall
     to_root(0, [](int) { return 8 * kReduceDoubles; });  // Reduce
   }
+  if (part == Part::kIterationsOnly) return t;
   for (int r = 0; r < p; ++r) {
     t.p2p.add(r, (r + 1) % p, 4 * 3);  // one contiguous type of 3 ints, freed, then
     t.p2p.add(r, (r + 1) % p, 8 * 5);  // one of 5 doubles (the handle may be the same)

@@ -228,6 +228,48 @@ TEST(ProfileLibrary, StartOffCountsNothingWithoutPcontrol) {
   }
 }
 
+TEST(ProfileLibrary, PcontrolLevelsGiveOneMatrixPerPhase) {
+  // Level 1 from MPI_Init to the iterations (nothing sent) and again for a moment after the
+  // uncounted phase, level 2 the iterations, level 3 the rest. Without the one-sided part: the
+  // replies of MPI_Get reach their sender's row only at MPI_Finalize, in the totals alone.
+  const TempDir scratch;
+  const std::string profile = scratch.file("phases.h5");
+  const CommandResult run =
+      run_mpi(preload_exports(profile), TM_COMM_PATTERN,
+              "--no-onesided --pcontrol-phase --pcontrol-levels", scratch, scratch.path().string());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto all_classes = [](const pattern::Traffic& t, bool bytes) {
+    return sum(sum(expected_dense(t.p2p, bytes), expected_dense(t.collective, bytes)),
+               expected_dense(t.onesided, bytes));
+  };
+  const pattern::Traffic iterations =
+      pattern::expected_traffic(kRanks, /*onesided=*/false, pattern::Part::kIterationsOnly);
+  const pattern::Traffic once =
+      pattern::expected_traffic(kRanks, /*onesided=*/false, pattern::Part::kOnceOnly);
+  const Dense nothing(kRanks, std::vector<double>(kRanks, 0.0));
+  for (const bool bytes : {true, false}) {
+    const std::string metric = bytes ? "/size" : "/msg";
+    expect_same(read_dense(profile, "/phase/pcontrol_1" + metric), nothing, "level 1" + metric);
+    expect_same(read_dense(profile, "/phase/pcontrol_2" + metric), all_classes(iterations, bytes),
+                "level 2" + metric);
+    expect_same(read_dense(profile, "/phase/pcontrol_3" + metric), all_classes(once, bytes),
+                "level 3" + metric);
+  }
+  // The totals are unchanged by the phases, and a phase maps like any matrix.
+  expect_profile_of_pattern(profile, pattern::expected_traffic(kRanks, /*onesided=*/false));
+  expect_maps_to_permutation(profile + ":/phase/pcontrol_2", "");
+}
+
+TEST(ProfileLibrary, WithoutPcontrolLevelsNoPhaseIsWritten) {
+  const TempDir scratch;
+  const std::string profile = scratch.file("plain.h5");
+  const CommandResult run =
+      run_mpi(preload_exports(profile), TM_COMM_PATTERN, "--no-onesided --pcontrol-phase", scratch,
+              scratch.path().string());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_FALSE(io::hdf5_has_object(profile, "/phase"));
+}
+
 TEST(ProfileLibrary, AnUnwritableOutputCostsOneLineNotTheRun) {
   const TempDir scratch;
   const std::string profile = scratch.file("missing/pattern.h5");
