@@ -79,6 +79,7 @@ int main(int argc, char** argv) {
   treematch::io::remove_temporaries_on_interrupt();
   CLI::App app{"treematch: place MPI processes on cores so that heavy communicators are close"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", "treematch " TM_VERSION);
   MapOptions map_options;
   EvalOptions eval_options;
   ConvertOptions convert_options;

@@ -1,0 +1,38 @@
+# cmake --install: the treematch command, the mapping library (libtreematch.so, C API and C++
+# header), the in-job reorder and phase library (libtreematch_reorder.so), the profiling library
+# (libtreematch-profile.so), their headers, a CMake package (find_package(treematch): targets
+# treematch::treematch, treematch::reorder, treematch::profile) and pkg-config files (treematch,
+# treematch-reorder). The tree is relocatable: `cmake --install build --prefix DIR` anywhere.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(tm_package_dir ${CMAKE_INSTALL_LIBDIR}/cmake/treematch)
+
+install(TARGETS treematch RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS libtreematch treematch_reorder treematch-profile EXPORT treematchTargets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/apps/library/treematch.h
+              ${PROJECT_SOURCE_DIR}/apps/library/treematch.hpp
+              ${PROJECT_SOURCE_DIR}/src/distributed/treematch_reorder.h
+              ${PROJECT_SOURCE_DIR}/src/distributed/treematch_phase.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+
+install(EXPORT treematchTargets NAMESPACE treematch:: DESTINATION ${tm_package_dir})
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/treematchConfig.cmake.in
+                              ${PROJECT_BINARY_DIR}/treematchConfig.cmake
+                              INSTALL_DESTINATION ${tm_package_dir})
+# 0.x: a new minor version may change the API.
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/treematchConfigVersion.cmake
+                                 COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/treematchConfig.cmake
+              ${PROJECT_BINARY_DIR}/treematchConfigVersion.cmake
+        DESTINATION ${tm_package_dir})
+
+# The .pc files name the prefix relative to themselves (${pcfiledir}/..), so that the installed
+# tree may be moved.
+file(RELATIVE_PATH tm_pc_up /root/${CMAKE_INSTALL_LIBDIR}/pkgconfig /root)
+foreach(pc IN ITEMS treematch treematch-reorder)
+  configure_file(${PROJECT_SOURCE_DIR}/cmake/${pc}.pc.in ${PROJECT_BINARY_DIR}/${pc}.pc @ONLY)
+  install(FILES ${PROJECT_BINARY_DIR}/${pc}.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endforeach()
