@@ -36,3 +36,16 @@ foreach(pc IN ITEMS treematch treematch-reorder)
   configure_file(${PROJECT_SOURCE_DIR}/cmake/${pc}.pc.in ${PROJECT_BINARY_DIR}/${pc}.pc @ONLY)
   install(FILES ${PROJECT_BINARY_DIR}/${pc}.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 endforeach()
+
+# `cpack -G DEB` in the build directory: one Debian package of everything above, installed under
+# /usr; dpkg-shlibdeps (dpkg-dev, brought by build-essential) derives Depends from the binaries.
+set(CPACK_PACKAGE_NAME treematch)
+set(CPACK_PACKAGE_VENDOR "treematch")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
+    "TreeMatch process placement for MPI jobs: command, mapping library, in-job reordering")
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_DEBIAN_PACKAGE_MAINTAINER "treematch developers <treematch@localhost>")
+set(CPACK_DEBIAN_PACKAGE_SECTION science)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+include(CPack)
