@@ -66,4 +66,7 @@ TREEMATCH_EXPORT const char* treematch_last_error(void);
 }
 #endif
 
+/* TreeMatch 1.x's tm_* functions, for code written against TreeMatch's own treematch.h. */
+#include "treematch_tm.h"
+
 #endif /* TREEMATCH_H */

@@ -1,17 +1,15 @@
-// The C API of the mapping (treematch.h): checks the arguments, calls the C++ driver, and turns
-// every exception into a status and a message, so that nothing is thrown across the C boundary.
+// The C API of the mapping (treematch.h): checks the arguments and calls the C++ driver; every
+// exception becomes a status and a message (c_boundary.h).
 #include "apps/library/treematch.h"
 
 #include <cmath>
-#include <exception>
-#include <new>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "io/input_error.h"
+#include "apps/library/c_boundary.h"
 #include "io/topology_reader.h"
 #include "src/comm_graph.h"
 #include "src/context.h"
@@ -23,49 +21,8 @@ struct treematch_topology_s {
 
 namespace {
 
-thread_local std::string t_last_error;
-
-/// An argument the caller got wrong (TREEMATCH_ERR_ARG).
-class ArgumentError : public std::invalid_argument {
- public:
-  using std::invalid_argument::invalid_argument;
-};
-
-/// Runs `body`; its exceptions become a status, with the message kept for treematch_last_error.
-template <class Body>
-int guarded(const char* function, Body&& body) noexcept {
-  int status = TREEMATCH_OK;
-  std::string message;
-  try {
-    body();
-  } catch (const ArgumentError& error) {
-    status = TREEMATCH_ERR_ARG;
-    message = error.what();
-  } catch (const treematch::io::InputError& error) {
-    status = TREEMATCH_ERR_INPUT;
-    message = error.what();
-  } catch (const std::invalid_argument& error) {  // the driver: processes that do not fit
-    status = TREEMATCH_ERR_INPUT;
-    message = error.what();
-  } catch (const std::bad_alloc&) {
-    status = TREEMATCH_ERR_NO_MEM;
-    message = "out of memory";
-  } catch (const std::exception& error) {
-    status = TREEMATCH_ERR_INTERNAL;
-    message = error.what();
-  } catch (...) {
-    status = TREEMATCH_ERR_INTERNAL;
-    message = "unknown exception";
-  }
-  if (status != TREEMATCH_OK) {
-    try {
-      t_last_error = std::string(function) + ": " + message;
-    } catch (...) {
-      t_last_error.clear();  // no memory even for the message: the status says enough
-    }
-  }
-  return status;
-}
+using treematch::library::ArgumentError;
+using treematch::library::guarded;
 
 /// The matrix of treematch_map_csr as a graph, every entry checked.
 treematch::CommGraph graph_of(int n, const long long offsets[], const int targets[],
@@ -150,5 +107,5 @@ extern "C" int treematch_map_csr(treematch_topology topology, int n, const long 
 }
 
 extern "C" const char* treematch_last_error(void) {
-  return t_last_error.c_str();
+  return treematch::library::last_error();
 }

@@ -13,7 +13,8 @@ prefix=$work/prefix
 consumer=$source/tests/install/consumer
 
 cmake --install "$build" --prefix "$prefix" > "$work/install.log"
-for file in bin/treematch include/treematch.h include/treematch.hpp include/treematch_reorder.h \
+for file in bin/treematch include/treematch.h include/treematch.hpp include/treematch_tm.h \
+            include/treematch_reorder.h \
             include/treematch_phase.h lib/cmake/treematch/treematchConfig.cmake \
             lib/pkgconfig/treematch.pc lib/pkgconfig/treematch-reorder.pc; do
   [ -e "$prefix/$file" ] || { echo "not installed: $file"; exit 1; }
