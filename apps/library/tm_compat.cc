@@ -77,17 +77,24 @@ treematch::Topology topology_of(const tm_topology_t* t) {
   return {std::move(levels), leaf_ids(*t, leaves)};
 }
 
-/// The leaves processes may use, as sorted positions (empty = all).
-std::vector<Index> allowed_positions(const tm_topology_t& t, const treematch::Topology& topology) {
-  std::vector<Index> allowed;
-  if (t.constraints == nullptr || t.nb_constraints <= 0) return allowed;
+/// The positions of the constraints' leaves, in the constraints' order (empty: none).
+std::vector<Index> constraint_positions(const tm_topology_t& t,
+                                        const treematch::Topology& topology) {
+  std::vector<Index> positions;
+  if (t.constraints == nullptr || t.nb_constraints <= 0) return positions;
   for (int c = 0; c < t.nb_constraints; ++c) {
     const Index position = topology.leaf_of_os_index(t.constraints[c]);
     if (position < 0) {
       throw ArgumentError("constraint " + std::to_string(t.constraints[c]) + " is no leaf id");
     }
-    allowed.push_back(position);
+    positions.push_back(position);
   }
+  return positions;
+}
+
+/// The leaves processes may use, as sorted positions (empty = all).
+std::vector<Index> allowed_positions(const tm_topology_t& t, const treematch::Topology& topology) {
+  std::vector<Index> allowed = constraint_positions(t, topology);
   std::sort(allowed.begin(), allowed.end());
   allowed.erase(std::unique(allowed.begin(), allowed.end()), allowed.end());
   if (allowed.size() == static_cast<std::size_t>(topology.leaf_count())) allowed.clear();
@@ -266,14 +273,14 @@ extern "C" tm_solution_t* tm_compute_mapping(tm_topology_t* topology, tm_tree_t*
     const int per_leaf = std::max(topology->oversub_fact, 1);
     // The processes on each leaf position, in process order.
     std::vector<std::vector<int>> on_leaf(static_cast<std::size_t>(tree.leaf_count()));
-    for (int i = 0; i < processes; ++i)
-      on_leaf[static_cast<std::size_t>(carrier->leaf_of_process[i])].push_back(i);
+    for (int i = 0; i < processes; ++i) {
+      const Index leaf = carrier->leaf_of_process[i];
+      if (leaf >= tree.leaf_count()) throw ArgumentError("the tree was built on another topology");
+      on_leaf[static_cast<std::size_t>(leaf)].push_back(i);
+    }
     // k's entries: the constraints in their order, or every leaf by its id.
-    std::vector<Index> positions;
-    if (topology->constraints != nullptr && topology->nb_constraints > 0) {
-      for (int c = 0; c < topology->nb_constraints; ++c)
-        positions.push_back(tree.leaf_of_os_index(topology->constraints[c]));
-    } else {
+    std::vector<Index> positions = constraint_positions(*topology, tree);
+    if (positions.empty()) {
       positions.assign(static_cast<std::size_t>(tree.leaf_count()), -1);
       for (Index leaf = 0; leaf < tree.leaf_count(); ++leaf) {
         const Index id = tree.os_index(leaf);
