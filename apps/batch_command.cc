@@ -28,6 +28,7 @@
 #include "io/input_error.h"
 #include "io/matrix_hdf5.h"
 #include "io/matrix_reader.h"
+#include "kernels/utility.h"
 #include "src/distributed/batch_scheduler.h"
 #include "src/distributed/mpi_environment.h"
 
@@ -41,9 +42,7 @@ using json = nlohmann::ordered_json;  // the summary keeps its column order
 /// The journal of finished patterns in DIR (apps/batch_journal.h).
 constexpr const char* kJournal = "progress.jsonl";
 
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+using kernels::seconds_since;
 
 std::string lower(std::string text) {
   std::transform(text.begin(), text.end(), text.begin(),

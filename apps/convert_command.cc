@@ -12,13 +12,12 @@
 #include "io/matrix_reader.h"
 #include "io/matrix_stream.h"
 #include "io/ompi_monitoring_reader.h"
+#include "kernels/utility.h"
 
 namespace treematch::apps {
 namespace {
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
+using kernels::seconds_since;
 
 std::string layout(io::MatrixFormat format, const io::Hdf5WriteOptions& hdf5) {
   if (!io::is_hdf5(format)) return io::matrix_format_name(format);

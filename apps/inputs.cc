@@ -11,14 +11,13 @@
 #include "io/agreement.h"
 #include "io/input_error.h"
 #include "io/matrix_hdf5.h"
+#include "kernels/utility.h"
 #include "src/cost.h"
 
 namespace treematch::apps {
 namespace {
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
+using kernels::seconds_since;
 
 /// Every rank reads its own block of rows with collective MPI-IO transfers; the rows stay there.
 /// Opening and reading are agreed (a bad row on one rank fails every rank, after which they all

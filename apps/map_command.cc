@@ -15,6 +15,7 @@
 #include "io/input_error.h"
 #include "io/mapping_writer.h"
 #include "io/report_writer.h"
+#include "kernels/utility.h"
 #include "src/baselines.h"
 #include "src/cost.h"
 #include "src/treematch.h"
@@ -24,9 +25,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+using kernels::seconds_since;
 
 }  // namespace
 

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "io/report_writer.h"
+#include "kernels/utility.h"
 #include "src/baselines.h"
 #include "src/binned_matrix.h"
 
@@ -19,9 +20,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+using kernels::seconds_since;
 
 std::string yes_no(bool value) {
   return value ? "yes" : "no";

@@ -20,6 +20,7 @@
 
 #include "io/input_error.h"
 #include "io/matrix_text_reader.h"
+#include "kernels/utility.h"
 
 namespace treematch::io {
 namespace {
@@ -309,14 +310,6 @@ void check_edge_count(const std::string& path, const Header& header, Offset stor
   }
 }
 
-/// 64-bit mix of SplitMix64 (Steele, Lea, Flood 2014).
-std::uint64_t mix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
 /// Streams the vertex rows. Symmetry is checked by a fingerprint: every entry (u, v, w) adds
 /// hash({u, v}, w) when u < v and subtracts it when u > v (mod 2^64), so a symmetric graph sums to
 /// exactly 0 and an asymmetric one to 0 only with probability ~2^-64. On a non-zero sum the file
@@ -340,8 +333,8 @@ class MetisRowSource final : public MatrixRowSource {
         const Index v = rows.targets[e];
         const auto low = static_cast<std::uint64_t>(std::min(u, v));
         const auto high = static_cast<std::uint64_t>(std::max(u, v));
-        const std::uint64_t h =
-            mix(mix((low << 32) | high) ^ std::bit_cast<std::uint64_t>(rows.weights[e]));
+        const std::uint64_t h = kernels::splitmix64(kernels::splitmix64((low << 32) | high) ^
+                                                    std::bit_cast<std::uint64_t>(rows.weights[e]));
         fingerprint_ += u < v ? h : 0 - h;
       }
       entries_ += rows.offsets[k + 1] - rows.offsets[k];

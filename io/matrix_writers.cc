@@ -23,6 +23,7 @@
 #include <fmt/format.h>
 
 #include "io/input_error.h"
+#include "kernels/utility.h"
 
 namespace treematch::io {
 namespace {
@@ -133,14 +134,6 @@ WriteSummary write_hdf5_dense(const std::string& path, MatrixRowSource& source,
       },
       options.object, options.mode, options.hdf5);
   return summary;
-}
-
-/// SplitMix64's finaliser (Steele, Lea, Flood 2014): a counter-based generator for the noise.
-std::uint64_t mix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
 }
 
 /// Uniform in [0, bound) from raw mt19937_64 outputs by rejection (portable, unlike
@@ -350,7 +343,7 @@ DenseRowProducer hierarchical_matrix_rows(const Topology& topology,
   std::vector<double> level_value(static_cast<std::size_t>(topology.depth()) + 1);
   for (std::size_t h = 0; h < level_value.size(); ++h)
     level_value[h] = std::pow(10.0, static_cast<double>(level_value.size() - 1 - h));
-  const std::uint64_t key = mix(spec.seed);
+  const std::uint64_t key = kernels::splitmix64(spec.seed);
   return [topology, position = std::move(position), level_value = std::move(level_value), key,
           noise = spec.noise, directed = spec.directed](Index row, std::span<double> values) {
     const Index here = position[static_cast<std::size_t>(row)];
@@ -360,7 +353,9 @@ DenseRowProducer hierarchical_matrix_rows(const Topology& topology,
       const auto a = static_cast<std::uint64_t>(directed ? row : std::min(row, col));
       const auto b = static_cast<std::uint64_t>(directed ? col : std::max(row, col));
       // 53 random bits -> uniform double in [0, 1).
-      const double u = static_cast<double>(mix(key ^ mix((a << 32) | b)) >> 11) * 0x1.0p-53;
+      const double u =
+          static_cast<double>(kernels::splitmix64(key ^ kernels::splitmix64((a << 32) | b)) >> 11) *
+          0x1.0p-53;
       values[c] = level_value[static_cast<std::size_t>(h)] * (1.0 + noise * u);
     }
   };

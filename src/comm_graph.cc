@@ -14,6 +14,8 @@
 #include <string>
 #include <utility>
 
+#include "kernels/utility.h"
+
 namespace treematch {
 namespace {
 
@@ -88,18 +90,13 @@ Offset merged_length(const Index* a, const Index* a_end, const Index* b, const I
 }  // namespace
 
 SymmetryChecksums symmetry_checksums(kernels::CsrView rows, Index first_row) {
-  const auto mix = [](std::uint64_t x) {  // splitmix64 finaliser
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-  };
   const auto entry_hash = [&](Index row, Index col, Weight w) {
     std::uint64_t bits = 0;
     std::memcpy(&bits, &w, sizeof bits);
-    return mix(mix((static_cast<std::uint64_t>(static_cast<std::uint32_t>(row)) << 32) |
-                   static_cast<std::uint32_t>(col)) ^
-               bits);
+    return kernels::splitmix64(
+        kernels::splitmix64((static_cast<std::uint64_t>(static_cast<std::uint32_t>(row)) << 32) |
+                            static_cast<std::uint32_t>(col)) ^
+        bits);
   };
   const Index held = static_cast<Index>(rows.offsets.size()) - 1;
   return tbb::parallel_reduce(

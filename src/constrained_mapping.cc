@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "kernels/parallel_tasks.h"
+#include "kernels/utility.h"
 #include "src/cost.h"
 #include "src/mapping_input.h"
 #include "src/multilevel_partition.h"
@@ -350,9 +351,7 @@ std::vector<Csr> part_subgraphs(CsrView g, const std::vector<Index>& part_of, st
   return subs;
 }
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
+using kernels::seconds_since;
 
 /// The top-down recursion over the tree, with its statistics. A node's processes come with the
 /// subgraph they induce, which its split cuts into its children's; the children are mapped as

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "kernels/parallel_tasks.h"
+#include "kernels/utility.h"
 
 namespace treematch {
 namespace {
@@ -26,12 +27,6 @@ constexpr Index kNone = -1;
 constexpr Index kParallelVertices = 2048;
 
 using kernels::at;
-std::uint64_t mix(std::uint64_t x) {  // splitmix64: a fixed, portable hash
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
 
 /// One level of the hierarchy: a graph whose vertices stand for `weight` original vertices.
 struct Level {
@@ -121,7 +116,8 @@ class GainHeap {
 Index match(Level& level, Load cap, std::uint64_t seed, const std::vector<Index>* side) {
   const CsrView g = level.g;
   std::vector<std::pair<std::uint64_t, Index>> order(at(g.n));
-  for (Index v = 0; v < g.n; ++v) order[at(v)] = {mix(seed ^ static_cast<std::uint64_t>(v)), v};
+  for (Index v = 0; v < g.n; ++v)
+    order[at(v)] = {kernels::splitmix64(seed ^ static_cast<std::uint64_t>(v)), v};
   std::sort(order.begin(), order.end());
   std::vector<Index> mate(at(g.n), kNone);
   for (const auto& [hash, u] : order) {
@@ -509,8 +505,9 @@ Bisection bisect_once(CsrView graph, Load target0, const PartitionContext& ctx) 
   Bisection best;
   Load best_excess = 0;
   for (int t = 0; t < std::max(1, ctx.initial_tries); ++t) {
-    const Index start = static_cast<Index>(mix(ctx.seed * 7919 + static_cast<std::uint64_t>(t)) %
-                                           static_cast<std::uint64_t>(top_level.g.n));
+    const Index start =
+        static_cast<Index>(kernels::splitmix64(ctx.seed * 7919 + static_cast<std::uint64_t>(t)) %
+                           static_cast<std::uint64_t>(top_level.g.n));
     Bisection b = grow(top_level, target0, start, /*grown=*/t % 2);
     top.refine(b, ctx.fm_passes);
     const Load ex = top.excess(b.load0);
@@ -524,7 +521,7 @@ Bisection bisect_once(CsrView graph, Load target0, const PartitionContext& ctx) 
   // whole clusters of the current bisection; kept only when the cut drops.
   for (int cycle = 0; cycle < ctx.vcycles; ++cycle) {
     PartitionContext again = ctx;
-    again.seed = mix(ctx.seed + 1000003 * static_cast<std::uint64_t>(cycle + 1));
+    again.seed = kernels::splitmix64(ctx.seed + 1000003 * static_cast<std::uint64_t>(cycle + 1));
     Bisection b = vcycle(graph, best, target0, cap, again);
     if (b.cut < best.cut) best = std::move(b);
   }
@@ -538,7 +535,7 @@ std::vector<Index> bisect(CsrView graph, Load target0, const PartitionContext& c
   std::vector<Bisection> tried(at(std::max(1, ctx.attempts)));
   kernels::parallel_for_all(tried.size(), [&](std::size_t a) {
     PartitionContext own = ctx;
-    if (a > 0) own.seed = mix(ctx.seed * 31 + a);
+    if (a > 0) own.seed = kernels::splitmix64(ctx.seed * 31 + a);
     tried[a] = bisect_once(graph, target0, own);
   });
   std::size_t best = 0;

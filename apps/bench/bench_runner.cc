@@ -15,6 +15,7 @@
 #include "apps/bench/graph_files.h"
 #include "io/matrix_hdf5.h"
 #include "io/matrix_reader.h"
+#include "kernels/utility.h"
 #include "src/baselines.h"
 #include "src/cost.h"
 
@@ -24,9 +25,7 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+using kernels::seconds_since;
 
 std::string join(const std::vector<std::string>& words) {
   std::string text;

@@ -6,26 +6,17 @@
 #include <stdexcept>
 #include <string>
 
+#include "kernels/utility.h"
 #include "src/stencil_pattern.h"
 
 namespace treematch::bench {
-namespace {
-
-/// SplitMix64's finaliser: a bijective 64-bit mix.
-std::uint64_t mix64(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
-}  // namespace
+namespace {}  // namespace
 
 HierarchicalMatrix::HierarchicalMatrix(const Topology& tree, double noise, std::uint64_t seed)
     : tree_(tree),
       slot_of_rank_(seeded_permutation(tree.leaf_count(), seed)),
       noise_(noise),
-      key_(mix64(seed ^ 0x6869657261726368ULL)) {
+      key_(kernels::splitmix64(seed ^ 0x6869657261726368ULL)) {
   if (tree.depth() == 0) throw std::invalid_argument("HierarchicalMatrix: a one-leaf tree");
   if (!std::isfinite(noise) || noise < 0.0) {
     throw std::invalid_argument("HierarchicalMatrix: noise " + std::to_string(noise) +
@@ -53,7 +44,7 @@ void HierarchicalMatrix::fill_row(Index row, std::span<double> values) const {
     // The pair {row, col} in a fixed order keys the draw, so C[i][j] == C[j][i] exactly.
     const auto low = static_cast<std::uint64_t>(std::min(row, col));
     const auto high = static_cast<std::uint64_t>(std::max(row, col));
-    const std::uint64_t bits = mix64(key_ ^ mix64((low << 32) | high));
+    const std::uint64_t bits = kernels::splitmix64(key_ ^ kernels::splitmix64((low << 32) | high));
     const double u = static_cast<double>(bits >> 11) * 0x1.0p-53;  // 53 bits -> [0, 1)
     values[static_cast<std::size_t>(col)] =
         level_value_[static_cast<std::size_t>(h)] * (1.0 + noise_ * u);
