@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "apps/cli_checks.h"
+#include "apps/progress_display.h"
 #include "io/input_error.h"
 #include "io/matrix_reader.h"
 #include "io/matrix_stream.h"
@@ -105,6 +106,8 @@ CLI::App* add_convert_command(CLI::App& app, ConvertOptions& options) {
                    "directory or prefix (DIR/prof) of the <prefix>.<rank>.prof files")
       ->required();
   convert->add_option("OUT", options.output, "file to write (atomically)")->required();
+  convert->add_flag("--quiet,-q", options.quiet,
+                    "no progress line (shown on a terminal when the run takes more than a second)");
   convert->add_option("--metric", options.metric,
                       "size | msg | avg when IN carries both (CSV pair, HDF5 /size + /msg); "
                       "both = write /size and /msg (HDF5 output only) [default: size]");
@@ -130,6 +133,8 @@ CLI::App* add_convert_command(CLI::App& app, ConvertOptions& options) {
 int run_convert(const ConvertOptions& options) {
   if (options.from == "ompi-monitoring") return run_convert_ompi_monitoring(options);
   const auto start = std::chrono::steady_clock::now();
+  ProgressDisplay progress("treematch convert", progress_wanted(options.quiet));
+  progress.phase(options.input + " -> " + options.output);
   io::MatrixWriteOptions write;
   const io::MatrixFormat format = resolve_output(options.out, options.output, write.hdf5);
   const bool both = options.metric == "both";
@@ -165,6 +170,7 @@ int run_convert(const ConvertOptions& options) {
     summary = io::write_matrix(pending.temporary(), format, *first, write);
   }
   pending.commit();
+  progress.stop();
 
   const std::string prefix = "treematch convert: ";
   if (has_both && options.metric.empty()) {

@@ -29,6 +29,7 @@ struct ConvertOptions {
   std::string output;
   std::string from = "matrix";  ///< matrix | ompi-monitoring (IN = directory or file prefix)
   std::string metric;           ///< size | msg | avg | both; empty = size
+  bool quiet = false;           ///< no progress line on a terminal
   MatrixOutputOptions out;
 };
 

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "apps/cli_checks.h"
+#include "apps/progress_display.h"
 #include "io/input_error.h"
 #include "io/matrix_stream.h"
 #include "io/topology_reader.h"
@@ -136,6 +137,9 @@ CLI::App* add_generate_command(CLI::App& app, GenerateOptions& options) {
       ->capture_default_str();
   generate->add_option("--seed", options.seed, "seed of the rank permutation and of the noise")
       ->capture_default_str();
+  generate->add_flag(
+      "--quiet,-q", options.quiet,
+      "no progress line (shown on a terminal when the run takes more than a second)");
   generate->add_flag("--directed", options.directed,
                      "draw the noise of (i, j) and (j, i) independently (default: symmetric)");
   add_matrix_output_options(*generate, options.out);
@@ -144,6 +148,8 @@ CLI::App* add_generate_command(CLI::App& app, GenerateOptions& options) {
 
 int run_generate(const GenerateOptions& options) {
   const auto start = std::chrono::steady_clock::now();
+  ProgressDisplay progress("treematch generate", progress_wanted(options.quiet));
+  progress.phase("generating " + options.kind + " into " + options.output);
   io::MatrixWriteOptions write;
   const io::MatrixFormat format = resolve_output(options.out, options.output, write.hdf5);
   if (options.kind == "geometric") return run_geometric(options, format, write, start);
@@ -177,6 +183,7 @@ int run_generate(const GenerateOptions& options) {
     io::write_matrix(pending.temporary(), format, *source, write);
   }
   pending.commit();
+  progress.stop();
   std::cerr << fmt::format(
       "treematch generate: hierarchical, {} ranks on {}, noise {}, seed {}{} -> {} ({}{}), "
       "{:.3f} s\n",

@@ -18,6 +18,7 @@ struct GenerateOptions {
   double noise = 0.1;
   std::uint64_t seed = 1;
   bool directed = false;
+  bool quiet = false;  ///< no progress line on a terminal
   // geometric: see treematch::GeometricPatternSpec
   int points = 1 << 20;
   double degree = 8.0;

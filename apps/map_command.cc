@@ -11,6 +11,7 @@
 
 #include "apps/cli_checks.h"
 #include "apps/map_report.h"
+#include "apps/progress_display.h"
 #include "io/atomic_file.h"
 #include "io/input_error.h"
 #include "io/mapping_writer.h"
@@ -181,6 +182,8 @@ CLI::App* add_map_command(CLI::App& app, MapOptions& options) {
   map->add_flag("--compare", options.compare,
                 "also cost packed, round-robin, random, MPIPP.1 and MPIPP.5");
   map->add_flag("--verbose,-v", options.verbose, "print the options and per-level details");
+  map->add_flag("--quiet,-q", options.quiet,
+                "no progress line (shown on a terminal when the run takes more than a second)");
   map->add_flag_callback(
       "--refine",
       [&options] {
@@ -284,6 +287,7 @@ MapOutcome compute_mapping(const MapOptions& options, const Inputs& inputs, cons
 
   outcome.rows.push_back(CostRow{"treematch", outcome.result.cost, outcome.map_seconds, ""});
   if (which != Baselines::kNone) {
+    if (ctx.progress != nullptr) ctx.progress->step("costs of the baselines", -1.0);
     for (CostRow& row : baselines(inputs, ctx, options, /*mpipp=*/which == Baselines::kAll))
       outcome.rows.push_back(std::move(row));
   }
@@ -305,20 +309,25 @@ MapOutcome compute_mapping(const MapOptions& options, const Inputs& inputs, cons
 
 int run_map(const MapOptions& options) {
   io::OutputOptions output = map_output_options(options);
+  ProgressDisplay progress("treematch map", options.writer && progress_wanted(options.quiet));
+  progress.phase("reading the matrix and the topology");
   const Inputs inputs = load_inputs(options.input);
   // Baselines and reports cost mappings the whole matrix decides: a distributed one is gathered
   // here, on every rank at once (the gather is collective).
   if (options.compare || !options.report.empty()) static_cast<void>(inputs.whole_graph());
   if (output.hosts.empty()) output.hosts = inputs.hosts;  // --topology allocation names its nodes
 
-  const Context ctx = map_context(options, inputs);
-  if (options.verbose && options.writer) std::cerr << describe(ctx);  // once per job
+  Context ctx = map_context(options, inputs);
+  if (options.verbose && options.writer) progress.print(describe(ctx));  // once per job
+  ctx.progress = &progress;
+  progress.phase("mapping");
 
   const MapOutcome outcome = compute_mapping(
       options, inputs, ctx,
       options.compare || !options.report.empty() ? Baselines::kAll : Baselines::kNone);
 
   if (!options.writer) return 0;
+  progress.phase("writing");
   const std::string text =
       io::render_mapping(outcome.result.mapping, inputs.topology, output, outcome.report);
   if (options.output.empty() || options.output == "-") {
@@ -326,6 +335,7 @@ int run_map(const MapOptions& options) {
   } else {
     io::write_file_atomically(options.output, text);
   }
+  progress.stop();
   std::cerr << summary(options, inputs, outcome.result, outcome.rows, outcome.map_seconds);
   if (!options.report.empty()) {
     const double seconds = write_map_report(options.report, options, inputs, ctx, outcome);

@@ -26,6 +26,7 @@ struct MapOptions {
   std::string report;                 ///< --report DIR: write DIR/index.html; empty = no report
   bool compare = false;
   bool verbose = false;
+  bool quiet = false;  ///< no progress line on a terminal
   bool no_split = false;
   bool table2_only = false;
   bool refine = true;         ///< refine_mapping after TreeMatch (--no-refine: off)

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kernels/types.h"
+#include "src/progress.h"
 
 namespace treematch {
 
@@ -174,6 +175,8 @@ struct Context {
   BaselineContext baselines;
   DriverContext driver;
   int threads = 0;  ///< 0 = all hardware threads
+  /// Not an option: where the driver reports its steps (a terminal's progress line); null: nowhere.
+  ProgressObserver* progress = nullptr;
 };
 
 std::string to_string(AritySplit split);

@@ -7,8 +7,10 @@
 #include <vector>
 
 #include "kernels/parallel_tasks.h"
+#include "kernels/utility.h"
 #include "src/constrained_mapping.h"
 #include "src/cost.h"
+#include "src/progress.h"
 #include "src/refinement.h"
 #include "src/strategies/bottom_up.h"
 #include "src/strategies/greedy_top_down.h"
@@ -33,11 +35,12 @@ void check_fits(Index processes, Index slots, const Context& ctx) {
 
 /// The candidates of one strategy (several: one per depth or seed), unrefined.
 std::vector<TreeMatchResult> candidates(Strategy strategy, const MappingInput& input,
-                                        const Topology& tree, const Context& ctx, bool whole) {
+                                        const Topology& tree, const Context& ctx, bool whole,
+                                        const ProgressSpan& progress) {
   switch (strategy) {
     case Strategy::kBottomUp: {
       std::vector<TreeMatchResult> one;
-      one.push_back(bottom_up_mapping(input, tree, ctx.grouping, ctx.walk));
+      one.push_back(bottom_up_mapping(input, tree, ctx.grouping, ctx.walk, progress));
       return one;
     }
     case Strategy::kPrioritisedLinks:
@@ -112,13 +115,22 @@ TreeMatchResult treematch_map(const MappingInput& input, const Topology& topolog
   MappingCost best_cost;
   bool have = false;
   std::vector<StrategyTrace> traces;
-  for (const Strategy strategy : ctx.driver.strategies) {
+  const double strategies = static_cast<double>(ctx.driver.strategies.size());
+  for (std::size_t s = 0; s < ctx.driver.strategies.size(); ++s) {
+    const Strategy strategy = ctx.driver.strategies[s];
     if (ctx.driver.first_that_applies && have && strategy != Strategy::kIdentity) continue;
     const auto start = std::chrono::steady_clock::now();
-    std::vector<TreeMatchResult> found = candidates(strategy, input, tree, ctx, whole);
+    // Each strategy fills an equal share of the progress line; the refinement its last tenth.
+    const ProgressSpan share{ctx.progress, to_string(strategy), static_cast<double>(s) / strategies,
+                             static_cast<double>(s + 1) / strategies};
+    const bool refined = refine && strategy != Strategy::kIdentity;
+    share.at(0.0);
+    std::vector<TreeMatchResult> found =
+        candidates(strategy, input, tree, ctx, whole, share.part(0.0, refined ? 0.9 : 1.0));
     // Exchanges of processes and subtrees that lower the weighted cost, for every candidate but
     // the identity (the floor a launcher gives); independent, so they run as tasks.
-    if (refine && strategy != Strategy::kIdentity) {
+    if (refined) {
+      share.at(0.9, ", refining");
       kernels::parallel_for_all(found.size(), [&](std::size_t c) {
         const RefinementStats stats =
             refine_mapping(input.whole(), tree, found[c].mapping.leaf_of_rank, ctx.refinement);
@@ -137,7 +149,7 @@ TreeMatchResult treematch_map(const MappingInput& input, const Topology& topolog
       best_cost = cost;
       have = true;
     }
-    trace.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    trace.seconds = kernels::seconds_since(start);
     traces.push_back(std::move(trace));
   }
   if (!have) best.mapping = identity_mapping(input.size());  // no strategy applied

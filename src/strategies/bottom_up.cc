@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -34,11 +35,14 @@ std::vector<Index> walked_arities(const Topology& tree, Index processes, bool sp
 }
 
 TreeMatchResult walk_arities(const MappingInput& input, const std::vector<Index>& arities,
-                             const GroupingContext& ctx) {
+                             const GroupingContext& ctx, const ProgressSpan& progress) {
   TreeMatchResult result;
   std::vector<GroupLevel> levels;
   std::unique_ptr<LevelMatrix> m = input.first_level();
   for (Index k : arities) {
+    progress.at(
+        static_cast<double>(levels.size()) / static_cast<double>(arities.size()),
+        ", level " + std::to_string(levels.size() + 1) + " of " + std::to_string(arities.size()));
     const auto start = std::chrono::steady_clock::now();
     const Index order = m->order();
     // ExtendComMatrix: artificial processes (empty rows) until k divides the order.
@@ -59,7 +63,8 @@ TreeMatchResult walk_arities(const MappingInput& input, const std::vector<Index>
 }
 
 TreeMatchResult bottom_up_mapping(const MappingInput& input, const Topology& tree,
-                                  const GroupingContext& grouping, const WalkContext& walk) {
+                                  const GroupingContext& grouping, const WalkContext& walk,
+                                  const ProgressSpan& progress) {
   if (tree.depth() == 0) {  // a single leaf
     TreeMatchResult single;
     single.mapping.leaf_of_rank.assign(static_cast<std::size_t>(input.size()), 0);
@@ -67,11 +72,12 @@ TreeMatchResult bottom_up_mapping(const MappingInput& input, const Topology& tre
   }
   const std::vector<Index> split = walked_arities(tree, input.size(), /*split=*/true);
   const std::vector<Index> unsplit = walked_arities(tree, input.size(), /*split=*/false);
-  TreeMatchResult result =
-      walk_arities(input, walk.split == AritySplit::kNever ? unsplit : split, grouping);
+  const bool both = walk.split == AritySplit::kBest && split != unsplit;
+  TreeMatchResult result = walk_arities(input, walk.split == AritySplit::kNever ? unsplit : split,
+                                        grouping, both ? progress.part(0.0, 0.5) : progress);
   // Table 2 bounds the enumeration, not the quality: keep the unsplit walk when it maps cheaper.
-  if (walk.split == AritySplit::kBest && split != unsplit) {
-    TreeMatchResult other = walk_arities(input, unsplit, grouping);
+  if (both) {
+    TreeMatchResult other = walk_arities(input, unsplit, grouping, progress.part(0.5, 1.0));
     if (input.cost(tree, other.mapping).weighted < input.cost(tree, result.mapping).weighted) {
       result = std::move(other);
     }

@@ -7,6 +7,7 @@
 #include "src/context.h"
 #include "src/mapping_input.h"
 #include "src/mapping_result.h"
+#include "src/progress.h"
 #include "src/topology.h"
 
 namespace treematch {
@@ -16,13 +17,15 @@ namespace treematch {
 std::vector<Index> walked_arities(const Topology& tree, Index processes, bool split);
 
 /// Algorithm 1 over `arities` (bottom-up): returns leaf positions of the tree they describe.
+/// `progress` hears of each level as it starts.
 TreeMatchResult walk_arities(const MappingInput& input, const std::vector<Index>& arities,
-                             const GroupingContext& ctx);
+                             const GroupingContext& ctx, const ProgressSpan& progress = {});
 
 /// The walk over the tree's levels, split by Table 2 (walk.split kTable2 or kBest) or not
 /// (kNever); with kBest, also the unsplit walk when it differs, the cheaper (weighted cost on
 /// `tree`) kept, the split one on ties.
 TreeMatchResult bottom_up_mapping(const MappingInput& input, const Topology& tree,
-                                  const GroupingContext& grouping, const WalkContext& walk);
+                                  const GroupingContext& grouping, const WalkContext& walk,
+                                  const ProgressSpan& progress = {});
 
 }  // namespace treematch
