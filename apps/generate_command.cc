@@ -13,6 +13,7 @@
 #include "io/input_error.h"
 #include "io/matrix_stream.h"
 #include "io/topology_reader.h"
+#include "kernels/utility.h"
 #include "src/geometric_pattern.h"
 
 namespace treematch::apps {
@@ -98,8 +99,7 @@ int run_geometric(const GenerateOptions& options, io::MatrixFormat format,
       "treematch generate: geometric, {} ranks from {} points (degree {}, {} hotspots), seed {}: "
       "{} entries -> {} ({}), {:.3f} s\n",
       spec.ranks, spec.points, spec.degree, spec.hotspots, spec.seed, graph.nnz(), options.output,
-      io::matrix_format_name(format),
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      io::matrix_format_name(format), kernels::seconds_since(start));
   return 0;
 }
 
@@ -190,7 +190,7 @@ int run_generate(const GenerateOptions& options) {
       n, topology.shape(), options.noise, options.seed, options.directed ? ", directed" : "",
       options.output, io::matrix_format_name(format),
       io::is_hdf5(format) ? (write.hdf5.compress ? ", deflate" : ", uncompressed") : "",
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      kernels::seconds_since(start));
   return 0;
 }
 

@@ -24,6 +24,7 @@
 #include "apps/bench/bench_runner.h"
 #include "apps/bench/report.h"
 #include "apps/bench/spawner.h"
+#include "kernels/utility.h"
 #include "src/context.h"
 
 namespace {
@@ -312,8 +313,7 @@ int main(int argc, char** argv) {
       threads = run_thread_speedup(*it, options, {1, 2}, thread_repeat, scratch.path(), *spawner,
                                    std::cerr);
     }
-    info.total_seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    info.total_seconds = treematch::kernels::seconds_since(start);
     info.bench_peak_rss_mib = self_peak_rss_mib();
     info.load_end = load_average();
 

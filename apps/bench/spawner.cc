@@ -19,6 +19,8 @@
 #include <string_view>
 #include <system_error>
 
+#include "kernels/utility.h"
+
 namespace treematch::bench {
 namespace {
 
@@ -146,8 +148,7 @@ Reply run_one(const std::vector<std::string>& request) {
     break;  // ECHILD: cannot happen for our own child
   }
   ::alarm(0);
-  reply.wall_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  reply.wall_seconds = kernels::seconds_since(start);
   reply.max_rss_kib = usage.ru_maxrss;
   if (WIFEXITED(status)) reply.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) reply.term_signal = WTERMSIG(status);

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "kernels/utility.h"
 #include "src/arity_split.h"
 #include "src/level_grouping.h"
 #include "src/map_groups.h"
@@ -52,10 +53,9 @@ TreeMatchResult walk_arities(const MappingInput& input, const std::vector<Index>
     // AggregateComMatrix: r[g][h] = sum of m[i][j] for i in g, j in h.
     m = m->aggregate(grouping.groups);
     levels.push_back(GroupLevel{std::move(grouping.groups), order});
-    result.levels.push_back(LevelTrace{
-        k, order, levels.back().groups.count() * k - order, grouping.heuristic, grouping.exhaustive,
-        grouping.candidates,
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()});
+    result.levels.push_back(LevelTrace{k, order, levels.back().groups.count() * k - order,
+                                       grouping.heuristic, grouping.exhaustive, grouping.candidates,
+                                       kernels::seconds_since(start)});
   }
   // MapGroups: top-down through the group hierarchy.
   result.mapping.leaf_of_rank = map_groups(levels);
