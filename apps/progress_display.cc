@@ -1,6 +1,7 @@
 // The progress line on a terminal (see progress_display.h).
 #include "apps/progress_display.h"
 
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -79,6 +80,12 @@ void ProgressDisplay::draw() {
   if (!what_.empty()) line += (phase_.empty() ? "" : ": ") + what_;
   if (fraction_ >= 0.0) line += fmt::format("  {:3.0f}%", 100.0 * std::min(fraction_, 1.0));
   line += fmt::format("  {:.0f} s", kernels::seconds_since(start_));
+  // Narrower than the terminal: a wrapped line would not be erased by the next redraw.
+  winsize size{};
+  if (ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 1 &&
+      line.size() >= size.ws_col) {
+    line.resize(static_cast<std::size_t>(size.ws_col) - 1);
+  }
   // \r and erase to the end of the line: one line, redrawn in place.
   std::fputs(("\r\033[K" + line).c_str(), stderr);
   std::fflush(stderr);
