@@ -7,8 +7,9 @@
 namespace treematch {
 
 /// Receives the steps of long work: `what` is being done and `fraction` (0 to 1) of the current
-/// phase is done. Called from the thread that orchestrates the work (the driver, between
-/// levels), never from inside parallel kernels, so an implementation only records.
+/// phase is done; a negative fraction: not known (e.g. the baselines' costs). Called from the
+/// thread that orchestrates the work (the driver, between levels), never from inside parallel
+/// kernels, so an implementation only records.
 class ProgressObserver {
  public:
   virtual ~ProgressObserver() = default;

@@ -55,20 +55,31 @@ std::vector<Index> leaf_ids(const tm_topology_t& t, std::size_t leaves) {
   return {t.node_id[last], t.node_id[last] + leaves};
 }
 
-/// The tree of `t` as a Topology: leaf position j is the j-th node of the last level.
+/// The levels below the root of a TreeMatch tree of `nb_levels` levels (the last one, the
+/// leaves, has arity 0), with `cost` as link costs (NULL: 1), and its number of leaves.
+std::vector<treematch::TreeLevel> tree_levels(const int* arity, const double* cost, int nb_levels,
+                                              std::size_t& leaves) {
+  if (arity == nullptr || nb_levels < 1) throw ArgumentError("no levels");
+  std::vector<treematch::TreeLevel> levels;
+  leaves = 1;
+  for (int l = 0; l + 1 < nb_levels; ++l) {
+    if (arity[l] < 1 || leaves * static_cast<std::size_t>(arity[l]) >
+                            static_cast<std::size_t>(treematch::kMaxLeaves)) {
+      throw ArgumentError("arity[" + std::to_string(l) + "] = " + std::to_string(arity[l]) +
+                          " (below 1, or more than 2^26 leaves)");
+    }
+    leaves *= static_cast<std::size_t>(arity[l]);
+    levels.push_back({arity[l], cost != nullptr ? cost[l] : 1.0, "level " + std::to_string(l + 1)});
+  }
+  return levels;
+}
+
+/// The tree of `t` as a Topology: leaf position j is the j-th node of the last level. Its link
+/// costs are left out: the mapping minimises hop-bytes (treematch_tm.h).
 treematch::Topology topology_of(const tm_topology_t* t) {
   if (t == nullptr) throw ArgumentError("topology is NULL");
-  if (t->nb_levels < 1 || t->arity == nullptr) throw ArgumentError("no levels");
-  std::vector<treematch::TreeLevel> levels;
-  std::size_t leaves = 1;
-  for (int l = 0; l + 1 < t->nb_levels; ++l) {
-    if (t->arity[l] < 1 || leaves * static_cast<std::size_t>(t->arity[l]) >
-                               static_cast<std::size_t>(treematch::kMaxLeaves)) {
-      throw ArgumentError("arity[" + std::to_string(l) + "] = " + std::to_string(t->arity[l]));
-    }
-    leaves *= static_cast<std::size_t>(t->arity[l]);
-    levels.push_back({t->arity[l], 1.0, "level " + std::to_string(l + 1)});
-  }
+  std::size_t leaves = 0;
+  std::vector<treematch::TreeLevel> levels = tree_levels(t->arity, nullptr, t->nb_levels, leaves);
   if (t->nb_nodes != nullptr && t->nb_nodes[t->nb_levels - 1] != leaves) {
     throw ArgumentError("nb_nodes of the last level is " +
                         std::to_string(t->nb_nodes[t->nb_levels - 1]) + ", the arities give " +
@@ -162,18 +173,9 @@ extern "C" tm_topology_t* tm_load_topology(char* arch_filename, tm_file_type_t /
 extern "C" tm_topology_t* tm_build_synthetic_topology(int* arity, double* cost, int nb_levels,
                                                       int* core_numbering, int nb_core_per_nodes) {
   return or_null<tm_topology_t>("tm_build_synthetic_topology", [&] {
-    if (arity == nullptr || nb_levels < 1) throw ArgumentError("no levels");
     if (core_numbering == nullptr || nb_core_per_nodes < 1) throw ArgumentError("no numbering");
-    std::vector<treematch::TreeLevel> levels;
-    std::size_t leaves = 1;
-    for (int l = 0; l + 1 < nb_levels; ++l) {
-      if (arity[l] < 1) throw ArgumentError("arity[" + std::to_string(l) + "] < 1");
-      leaves *= static_cast<std::size_t>(arity[l]);
-      if (leaves > static_cast<std::size_t>(treematch::kMaxLeaves))
-        throw ArgumentError("too large");
-      levels.push_back(
-          {arity[l], cost != nullptr ? cost[l] : 1.0, "level " + std::to_string(l + 1)});
-    }
+    std::size_t leaves = 0;
+    std::vector<treematch::TreeLevel> levels = tree_levels(arity, cost, nb_levels, leaves);
     // TreeMatch's numbering: core_numbering repeated by blocks, each block shifted by its size.
     std::vector<Index> ids(leaves);
     for (std::size_t j = 0; j < leaves; ++j) {

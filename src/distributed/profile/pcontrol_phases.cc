@@ -41,20 +41,12 @@ std::vector<int> PcontrolPhases::levels() const {
 }
 
 kernels::Csr PcontrolPhases::matrix_row(int level, VolumeMetric metric) const {
-  kernels::Csr row;
-  row.n = 1;
   const auto found = rows_.find(level);
-  if (found != rows_.end()) {
-    for (std::size_t peer = 0; peer < found->second.size(); ++peer) {
-      const Volume& v = found->second[peer];
-      const std::uint64_t value = metric == VolumeMetric::kBytes ? v.bytes : v.messages;
-      if (value == 0) continue;
-      row.targets.push_back(static_cast<kernels::Index>(peer));
-      row.weights.push_back(static_cast<kernels::Weight>(value));
-    }
-  }
-  row.offsets.push_back(static_cast<kernels::Offset>(row.targets.size()));
-  return row;
+  if (found == rows_.end()) return one_row(0, [](int) { return std::uint64_t{0}; });
+  const std::vector<Volume>& volumes = found->second;
+  return one_row(static_cast<int>(volumes.size()), [&](int peer) {
+    return count_of(volumes[static_cast<std::size_t>(peer)], metric);
+  });
 }
 
 }  // namespace treematch::profile

@@ -35,20 +35,13 @@ void TrafficRecorder::add_from_peers(std::span<const Volume> from_peers) noexcep
 
 kernels::Csr TrafficRecorder::matrix_row(std::span<const TrafficClass> classes,
                                          VolumeMetric metric) const {
-  kernels::Csr row;
-  row.n = 1;
-  for (int peer = 0; peer < world_size_; ++peer) {
+  return one_row(world_size_, [&](int peer) {
     std::uint64_t total = 0;
     for (const TrafficClass traffic : classes) {
-      const Volume& v = block(static_cast<std::size_t>(traffic))[peer];
-      total += metric == VolumeMetric::kBytes ? v.bytes : v.messages;
+      total += count_of(block(static_cast<std::size_t>(traffic))[peer], metric);
     }
-    if (total == 0) continue;
-    row.targets.push_back(peer);
-    row.weights.push_back(static_cast<kernels::Weight>(total));
-  }
-  row.offsets.push_back(static_cast<kernels::Offset>(row.targets.size()));
-  return row;
+    return total;
+  });
 }
 
 PeerGroup::PeerGroup(std::vector<int> world_ranks, int rank)

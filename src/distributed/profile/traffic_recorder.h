@@ -53,6 +53,27 @@ enum class VolumeMetric : std::uint8_t {
   kMessages,  ///< the "msg" matrices
 };
 
+/// The count `metric` names in `v`.
+inline std::uint64_t count_of(const Volume& v, VolumeMetric metric) noexcept {
+  return metric == VolumeMetric::kBytes ? v.bytes : v.messages;
+}
+
+/// One row (n = 1) of a `peers`-wide matrix as CSR: value_of(peer) for every peer where it is not
+/// zero, by increasing column. Throws std::bad_alloc.
+template <class ValueOfPeer>
+kernels::Csr one_row(int peers, ValueOfPeer value_of) {
+  kernels::Csr row;
+  row.n = 1;
+  for (int peer = 0; peer < peers; ++peer) {
+    const std::uint64_t value = value_of(peer);
+    if (value == 0) continue;
+    row.targets.push_back(peer);
+    row.weights.push_back(static_cast<kernels::Weight>(value));
+  }
+  row.offsets.push_back(static_cast<kernels::Offset>(row.targets.size()));
+  return row;
+}
+
 /// This process's row of the communication matrices: dense counters indexed by world rank, one
 /// block per class plus one for one-sided data flowing towards this rank (MPI_Get), which belongs
 /// to the peer's row and is handed over at the end (take_incoming / add_from_peers).
