@@ -9,6 +9,7 @@
 #include <string>
 #include <utility>
 
+#include "kernels/gain_heap.h"
 #include "kernels/parallel_tasks.h"
 #include "kernels/utility.h"
 
@@ -17,6 +18,7 @@ namespace {
 
 using kernels::Csr;
 using kernels::CsrView;
+using kernels::GainHeap;
 using kernels::Index;
 using kernels::Offset;
 using kernels::Weight;
@@ -35,78 +37,6 @@ struct Level {
   std::vector<Load> weight;
   Load max_weight = 1;
   std::vector<Index> coarse_of;  ///< vertex -> vertex of the next coarser level
-};
-
-/// A max-heap of vertices keyed by gain (smaller index first on ties) with updates in place.
-class GainHeap {
- public:
-  explicit GainHeap(Index n) : pos_(at(n), kNone) {}
-  [[nodiscard]] bool empty() const { return heap_.empty(); }
-  [[nodiscard]] bool contains(Index v) const { return pos_[at(v)] != kNone; }
-  [[nodiscard]] Index top() const { return heap_.front().second; }
-
-  void set(Index v, Weight key) {
-    if (!contains(v)) {
-      pos_[at(v)] = static_cast<Index>(heap_.size());
-      heap_.emplace_back(key, v);
-      up(heap_.size() - 1);
-      return;
-    }
-    const std::size_t i = at(pos_[at(v)]);
-    const Weight old = heap_[i].first;
-    heap_[i].first = key;
-    if (key > old) {
-      up(i);
-    } else {
-      down(i);
-    }
-  }
-  void pop() { remove_at(0); }
-  void clear() {
-    for (const auto& entry : heap_) pos_[at(entry.second)] = kNone;
-    heap_.clear();
-  }
-
- private:
-  static bool before(const std::pair<Weight, Index>& a, const std::pair<Weight, Index>& b) {
-    return a.first > b.first || (a.first == b.first && a.second < b.second);
-  }
-  void place(std::size_t i, std::pair<Weight, Index> entry) {
-    heap_[i] = entry;
-    pos_[at(entry.second)] = static_cast<Index>(i);
-  }
-  void up(std::size_t i) {
-    const auto entry = heap_[i];
-    while (i > 0 && before(entry, heap_[(i - 1) / 2])) {
-      place(i, heap_[(i - 1) / 2]);
-      i = (i - 1) / 2;
-    }
-    place(i, entry);
-  }
-  void down(std::size_t i) {
-    const auto entry = heap_[i];
-    for (;;) {
-      std::size_t child = 2 * i + 1;
-      if (child >= heap_.size()) break;
-      if (child + 1 < heap_.size() && before(heap_[child + 1], heap_[child])) ++child;
-      if (!before(heap_[child], entry)) break;
-      place(i, heap_[child]);
-      i = child;
-    }
-    place(i, entry);
-  }
-  void remove_at(std::size_t i) {
-    pos_[at(heap_[i].second)] = kNone;
-    const auto last = heap_.back();
-    heap_.pop_back();
-    if (i == heap_.size()) return;
-    place(i, last);
-    up(i);
-    down(at(pos_[at(last.second)]));
-  }
-
-  std::vector<std::pair<Weight, Index>> heap_;
-  std::vector<Index> pos_;
 };
 
 /// Heavy-edge matching: vertices in hashed order each take the unmatched neighbour with the
@@ -177,6 +107,9 @@ Level contract(const Level& fine, Index coarse) {
   Csr& csr = out.owned;
   csr.n = coarse;
   csr.offsets.reserve(at(coarse) + 1);
+  // The coarse graph has at most the fine graph's entries: one allocation, trimmed at the end.
+  csr.targets.reserve(fine.g.targets.size());
+  csr.weights.reserve(fine.g.targets.size());
   std::vector<Offset> slot(at(coarse), -1);
   for (Index c = 0; c < coarse; ++c) {
     const Offset row = static_cast<Offset>(csr.targets.size());
@@ -196,6 +129,8 @@ Level contract(const Level& fine, Index coarse) {
     }
     csr.offsets.push_back(static_cast<Offset>(csr.targets.size()));
   }
+  csr.targets.shrink_to_fit();
+  csr.weights.shrink_to_fit();
   out.g = csr.view();
   return out;
 }
@@ -205,6 +140,9 @@ struct Bisection {
   std::vector<Index> side;
   Load load0 = 0;
   Weight cut = 0.0;
+  /// The last FM run on it ended with a pass that changed nothing: another run with the same
+  /// bounds would repeat that pass and change nothing either.
+  bool settled = false;
 };
 
 Weight cut_of(CsrView g, const std::vector<Index>& side) {
@@ -249,9 +187,8 @@ class FmRefiner {
       gain_[at(v)] = external - internal;
       external_[at(v)] = external;
     }
-    for (int pass = 0; pass < passes; ++pass) {
-      if (!pass_improves(b)) break;
-    }
+    b.settled = false;
+    for (int pass = 0; pass < passes && !b.settled; ++pass) b.settled = !pass_improves(b);
   }
 
  private:
@@ -278,8 +215,13 @@ class FmRefiner {
 
   bool pass_improves(Bisection& b) {
     const CsrView g = level_.g;
-    for (Index v = 0; v < g.n; ++v) {
-      if (external_[at(v)] > 0.0) heaps_[at(b.side[at(v)])].set(v, gain_[at(v)]);
+    for (Index from = 0; from < 2; ++from) {
+      boundary_.clear();
+      for (Index v = 0; v < g.n; ++v) {
+        if (external_[at(v)] > 0.0 && b.side[at(v)] == from)
+          boundary_.emplace_back(gain_[at(v)], v);
+      }
+      heaps_[at(from)].assign(boundary_);
     }
     const Load start_excess = excess(b.load0);
     const Weight start_cut = b.cut;
@@ -350,6 +292,7 @@ class FmRefiner {
   std::vector<Weight> external_;  ///< its edges to the other side
   std::vector<char> locked_;
   std::vector<Index> moves_;
+  std::vector<std::pair<Weight, Index>> boundary_;  ///< (gain, vertex) queued as a pass starts
   GainHeap heaps_[2];
 };
 
@@ -518,8 +461,11 @@ Bisection bisect_once(CsrView graph, Load target0, const PartitionContext& ctx) 
   }
   best = uncoarsen(levels, std::move(best), target0, ctx);
   // V-cycles: coarsen again without merging across the cut, so FM at the coarse levels moves
-  // whole clusters of the current bisection; kept only when the cut drops.
-  for (int cycle = 0; cycle < ctx.vcycles; ++cycle) {
+  // whole clusters of the current bisection; kept only when the cut drops. A graph too small to
+  // coarsen gets no cluster moves: its V-cycle is one more FM run at the finest level, a repeat
+  // when the last one settled.
+  const bool too_small = graph.n <= coarsest;
+  for (int cycle = 0; cycle < ctx.vcycles && !(too_small && best.settled); ++cycle) {
     PartitionContext again = ctx;
     again.seed = kernels::splitmix64(ctx.seed + 1000003 * static_cast<std::uint64_t>(cycle + 1));
     Bisection b = vcycle(graph, best, target0, cap, again);

@@ -165,11 +165,12 @@ std::vector<std::string> lines_with(const std::string& text, const std::string& 
   return found;
 }
 
-/// `timeout 60 mpiexec -n ranks treematch <arguments>` in `dir`.
-CommandResult run_mpi(int ranks, const std::string& arguments, const TempDir& dir) {
-  return run_shell("timeout " + std::to_string(kTimeout) + " " + TM_MPIEXEC + " -n " +
-                       std::to_string(ranks) + " --oversubscribe --allow-run-as-root " +
-                       quote(TM_BINARY) + " " + arguments,
+/// `timeout 60 mpiexec <launcher_options> -n ranks treematch <arguments>` in `dir`.
+CommandResult run_mpi(int ranks, const std::string& arguments, const TempDir& dir,
+                      const std::string& launcher_options = "") {
+  return run_shell("timeout " + std::to_string(kTimeout) + " " + TM_MPIEXEC + " " +
+                       launcher_options + " -n " + std::to_string(ranks) +
+                       " --oversubscribe --allow-run-as-root " + quote(TM_BINARY) + " " + arguments,
                    dir.file("mpi-stdout.txt"), dir.file("mpi-stderr.txt"));
 }
 
@@ -238,6 +239,24 @@ TEST(BadInputMpi, TooManyProcessesForTheSlotsIsOneLineFromTheHeader) {
               dir);
   expect_one_agreed_error(run, matrix, "1536 processes but pack:8 core:16 pu:1 offers 128 slots",
                           output);
+}
+
+// mpirun's own box after a non-zero exit is its business; `mpirun -q` removes it, and then the
+// job's whole stderr is treematch's one line.
+TEST(BadInputMpi, UnderMpirunQuietTheErrorLineIsAllOfStderr) {
+  TempDir dir;
+  const std::string matrix = dir.file("bad.mat");
+  std::ofstream(matrix) << "0 1\n1 x\n";
+  const fs::path output = dir.path() / "r.perm";
+  const std::string arguments =
+      "map --matrix " + quote(matrix) + " --topology 'pack:2 core:2 pu:1' -o " + quote(output.string());
+  const CommandResult loud = run_mpi(2, arguments, dir);
+  expect_one_agreed_error(loud, matrix, "'x' is not a number", output);
+  EXPECT_GT(lines_with(loud.err, "").size(), 1u) << "mpirun printed nothing of its own:\n"
+                                                 << loud.err;
+  const CommandResult quiet = run_mpi(2, arguments, dir, "-q");
+  expect_one_agreed_error(quiet, matrix, "'x' is not a number", output);
+  EXPECT_EQ(lines_with(quiet.err, "").size(), 1u) << quiet.err;
 }
 
 // A file whose object header is damaged past what HDF5 can close (found by the HDF5 fuzzer):
