@@ -9,6 +9,7 @@
 
 #include "apps/cli_checks.h"
 #include "apps/progress_display.h"
+#include "apps/progress_row_source.h"
 #include "io/input_error.h"
 #include "io/matrix_reader.h"
 #include "io/matrix_stream.h"
@@ -161,13 +162,16 @@ int run_convert(const ConvertOptions& options) {
   io::WriteSummary summary;
   if (both) {
     write.object = "/size";
-    summary = io::write_matrix(pending.temporary(), format, *first, write);
+    ProgressRowSource sizes(*first, ProgressSpan{&progress, "size rows", 0.0, 0.5});
+    summary = io::write_matrix(pending.temporary(), format, sizes, write);
     write.object = "/msg";
     write.mode = io::Hdf5WriteMode::kAppend;
-    const io::WriteSummary msg = io::write_matrix(pending.temporary(), format, *second, write);
+    ProgressRowSource counts(*second, ProgressSpan{&progress, "msg rows", 0.5, 1.0});
+    const io::WriteSummary msg = io::write_matrix(pending.temporary(), format, counts, write);
     summary.entries += msg.entries;
   } else {
-    summary = io::write_matrix(pending.temporary(), format, *first, write);
+    ProgressRowSource rows(*first, ProgressSpan{&progress, "rows"});
+    summary = io::write_matrix(pending.temporary(), format, rows, write);
   }
   pending.commit();
   progress.stop();

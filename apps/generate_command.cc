@@ -10,6 +10,7 @@
 
 #include "apps/cli_checks.h"
 #include "apps/progress_display.h"
+#include "apps/progress_row_source.h"
 #include "io/input_error.h"
 #include "io/matrix_stream.h"
 #include "io/topology_reader.h"
@@ -75,8 +76,8 @@ void announce_large_output(Index n, io::MatrixFormat format, const GenerateOptio
 }
 
 int run_geometric(const GenerateOptions& options, io::MatrixFormat format,
-                  const io::MatrixWriteOptions& write,
-                  std::chrono::steady_clock::time_point start) {
+                  const io::MatrixWriteOptions& write, std::chrono::steady_clock::time_point start,
+                  ProgressDisplay& progress) {
   GeometricPatternSpec spec;
   spec.ranks = options.ranks > 0 ? options.ranks : 4096;
   spec.points = options.points;
@@ -90,9 +91,11 @@ int run_geometric(const GenerateOptions& options, io::MatrixFormat format,
   if (!(spec.degree > 0.0) || !std::isfinite(spec.degree)) {
     throw io::InputError("--degree", fmt::format("{} is not a finite value > 0", spec.degree));
   }
+  progress.step("drawing the points and cutting them into parts", -1.0);
   const CommGraph graph = make_geometric_pattern(spec);
   io::PendingFile pending(options.output);
-  GraphRowSource source(graph);
+  GraphRowSource rows(graph);
+  ProgressRowSource source(rows, ProgressSpan{&progress, "writing"});
   io::write_matrix(pending.temporary(), format, source, write);
   pending.commit();
   std::cerr << fmt::format(
@@ -152,7 +155,7 @@ int run_generate(const GenerateOptions& options) {
   progress.phase("generating " + options.kind + " into " + options.output);
   io::MatrixWriteOptions write;
   const io::MatrixFormat format = resolve_output(options.out, options.output, write.hdf5);
-  if (options.kind == "geometric") return run_geometric(options, format, write, start);
+  if (options.kind == "geometric") return run_geometric(options, format, write, start, progress);
   if (options.topology.empty()) {
     throw io::InputError("--topology", "generate hierarchical needs the tree (--topology)");
   }
@@ -175,12 +178,20 @@ int run_generate(const GenerateOptions& options) {
   announce_large_output(n, format, options);
 
   io::PendingFile pending(options.output);
+  const ProgressSpan writing{&progress, "writing"};
   if (format == io::MatrixFormat::kHdf5Dense) {
     // Straight from the producer: no detour through sparse rows.
-    io::write_matrix_hdf5_dense(pending.temporary(), n, rows, write.object, write.mode, write.hdf5);
+    const io::DenseRowProducer counted = [&](Index row, std::span<double> values) {
+      writing.at(static_cast<double>(row) / static_cast<double>(n),
+                 fmt::format(", row {} of {}", row, n));
+      rows(row, values);
+    };
+    io::write_matrix_hdf5_dense(pending.temporary(), n, counted, write.object, write.mode,
+                                write.hdf5);
   } else {
-    const auto source = io::dense_producer_source(n, rows);
-    io::write_matrix(pending.temporary(), format, *source, write);
+    const auto dense = io::dense_producer_source(n, rows);
+    ProgressRowSource source(*dense, writing);
+    io::write_matrix(pending.temporary(), format, source, write);
   }
   pending.commit();
   progress.stop();

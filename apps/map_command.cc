@@ -90,6 +90,13 @@ std::vector<CostRow> baselines(const Inputs& inputs, const Context& ctx, const M
   return rows;
 }
 
+/// The --verbose line of a strategy, printed as it ends.
+std::string strategy_line(const StrategyTrace& strategy) {
+  return fmt::format("  strategy {:<20} {:>3} candidates, best weighted {:.6g}, {:.3f} s\n",
+                     strategy.strategy, strategy.candidates, strategy.best_weighted,
+                     strategy.seconds);
+}
+
 std::string summary(const MapOptions& options, const Inputs& inputs, const TreeMatchResult& result,
                     const std::vector<CostRow>& rows, double map_seconds) {
   const Topology& topo = inputs.topology;
@@ -109,11 +116,6 @@ std::string summary(const MapOptions& options, const Inputs& inputs, const TreeM
                                     : fmt::format(" ({} allowed)", inputs.allowed_leaves.size()),
       topo.leaves_per_machine(), inputs.read_seconds, inputs.topology_seconds, map_seconds);
   if (options.verbose) {
-    for (const StrategyTrace& strategy : result.strategies) {
-      text += fmt::format("  strategy {:<20} {:>3} candidates, best weighted {:.6g}, {:.3f} s\n",
-                          strategy.strategy, strategy.candidates, strategy.best_weighted,
-                          strategy.seconds);
-    }
     if (!result.strategy.empty()) text += "  kept: " + result.strategy + "\n";
     for (const LevelTrace& level : result.levels) {
       text += fmt::format(
@@ -318,7 +320,11 @@ int run_map(const MapOptions& options) {
   if (output.hosts.empty()) output.hosts = inputs.hosts;  // --topology allocation names its nodes
 
   Context ctx = map_context(options, inputs);
-  if (options.verbose && options.writer) progress.print(describe(ctx));  // once per job
+  if (options.verbose && options.writer) {  // once per job
+    progress.print(describe(ctx));
+    progress.on_strategy_ended(
+        [&progress](const StrategyTrace& trace) { progress.print(strategy_line(trace)); });
+  }
   ctx.progress = &progress;
   progress.phase("mapping");
 

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <string>
 #include <utility>
 
 #include <fmt/format.h>
@@ -15,8 +17,21 @@
 namespace treematch::apps {
 namespace {
 
-constexpr auto kQuietStart = std::chrono::seconds(1);
+constexpr auto kQuietStart = std::chrono::milliseconds(1000);
 constexpr auto kRedraw = std::chrono::milliseconds(250);
+/// Steps may come once per row: redraws are at least this far apart.
+constexpr auto kMinRedraw = std::chrono::milliseconds(40);
+
+/// TREEMATCH_PROGRESS_DELAY in seconds (0 draws from the first step: tests, slow terminals);
+/// kQuietStart when unset or not a number from 0 to 3600.
+std::chrono::milliseconds quiet_start() {
+  const char* text = std::getenv("TREEMATCH_PROGRESS_DELAY");
+  if (text == nullptr || *text == '\0') return kQuietStart;
+  char* end = nullptr;
+  const double seconds = std::strtod(text, &end);
+  if (*end != '\0' || !(seconds >= 0.0 && seconds <= 3600.0)) return kQuietStart;
+  return std::chrono::milliseconds(static_cast<long long>(seconds * 1000.0));
+}
 
 }  // namespace
 
@@ -25,7 +40,9 @@ bool progress_wanted(bool quiet) {
 }
 
 ProgressDisplay::ProgressDisplay(std::string command, bool enabled)
-    : command_(std::move(command)), start_(std::chrono::steady_clock::now()) {
+    : command_(std::move(command)),
+      start_(std::chrono::steady_clock::now()),
+      delay_(quiet_start()) {
   if (enabled) thread_ = std::thread([this] { run(); });
 }
 
@@ -41,9 +58,21 @@ void ProgressDisplay::phase(const std::string& name) {
 }
 
 void ProgressDisplay::step(const std::string& what, double fraction) {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  what_ = what;
-  fraction_ = fraction;
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    what_ = what;
+    fraction_ = fraction;
+    changed_ = true;
+  }
+  wake_.notify_all();
+}
+
+void ProgressDisplay::on_strategy_ended(std::function<void(const StrategyTrace&)> action) {
+  strategy_action_ = std::move(action);
+}
+
+void ProgressDisplay::strategy_ended(const StrategyTrace& trace) {
+  if (strategy_action_) strategy_action_(trace);
 }
 
 void ProgressDisplay::print(const std::string& text) {
@@ -68,10 +97,12 @@ void ProgressDisplay::stop() {
 
 void ProgressDisplay::run() {
   std::unique_lock<std::mutex> lock(mutex_);
-  if (wake_.wait_for(lock, kQuietStart, [this] { return stopping_; })) return;
+  if (wake_.wait_for(lock, delay_, [this] { return stopping_; })) return;
   while (!stopping_) {
     draw();
-    wake_.wait_for(lock, kRedraw, [this] { return stopping_; });
+    changed_ = false;
+    if (wake_.wait_for(lock, kMinRedraw, [this] { return stopping_; })) break;
+    wake_.wait_for(lock, kRedraw - kMinRedraw, [this] { return stopping_ || changed_; });
   }
 }
 

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -12,10 +13,12 @@
 
 namespace treematch::apps {
 
-/// Draws nothing during the first second (short runs stay quiet), then redraws the line four
-/// times a second from its own thread; only when `enabled` (stderr is a terminal and no --quiet:
-/// see progress_wanted). The command calls phase() as it goes, the driver step() (through
-/// Context::progress); stop() or the destructor clears the line before the command prints.
+/// Draws nothing during the first second (short runs stay quiet; TREEMATCH_PROGRESS_DELAY=S
+/// changes the wait to S seconds), then redraws the line after each step (at most 25 times a
+/// second) and at least four times a second from its own thread; only when `enabled` (stderr is a
+/// terminal and no --quiet: see progress_wanted). The command calls phase() as it goes, the driver
+/// step() (through Context::progress); stop() or the destructor clears the line before the command
+/// prints.
 class ProgressDisplay final : public ProgressObserver {
  public:
   ProgressDisplay(std::string command, bool enabled);
@@ -26,6 +29,9 @@ class ProgressDisplay final : public ProgressObserver {
   /// A phase of the command ("reading", "mapping", "writing"): fraction unknown until step().
   void phase(const std::string& name);
   void step(const std::string& what, double fraction) override;
+  /// What to do when a strategy ends (set before the work starts); nothing by default.
+  void on_strategy_ended(std::function<void(const StrategyTrace&)> action);
+  void strategy_ended(const StrategyTrace& trace) override;
   /// Prints `text` on stderr below a cleared progress line (which comes back at the next redraw).
   void print(const std::string& text);
   /// Stops drawing and clears the line; later calls draw nothing.
@@ -37,13 +43,16 @@ class ProgressDisplay final : public ProgressObserver {
 
   std::string command_;
   std::chrono::steady_clock::time_point start_;
+  std::chrono::milliseconds delay_;  ///< before the first draw
+  std::function<void(const StrategyTrace&)> strategy_action_;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::string phase_;
   std::string what_;
   double fraction_ = -1.0;  ///< negative: unknown
   bool stopping_ = false;
-  bool drawn_ = false;  ///< a line is on the terminal
+  bool changed_ = false;  ///< a step since the last draw
+  bool drawn_ = false;    ///< a line is on the terminal
   std::thread thread_;
 };
 

@@ -6,6 +6,8 @@
 
 namespace treematch {
 
+struct StrategyTrace;
+
 /// Receives the steps of long work: `what` is being done and `fraction` (0 to 1) of the current
 /// phase is done; a negative fraction: not known (e.g. the baselines' costs). Called from the
 /// thread that orchestrates the work (the driver, between levels), never from inside parallel
@@ -14,6 +16,9 @@ class ProgressObserver {
  public:
   virtual ~ProgressObserver() = default;
   virtual void step(const std::string& what, double fraction) = 0;
+  /// A strategy of the driver has ended (candidates made, refined and costed): `--verbose` prints
+  /// its line then rather than at the end of a long run.
+  virtual void strategy_ended(const StrategyTrace& /*trace*/) {}
 };
 
 /// The share [begin, end] of a phase that nested work fills, with the label of its step.

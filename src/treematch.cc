@@ -150,6 +150,7 @@ TreeMatchResult treematch_map(const MappingInput& input, const Topology& topolog
       have = true;
     }
     trace.seconds = kernels::seconds_since(start);
+    if (ctx.progress != nullptr) ctx.progress->strategy_ended(trace);
     traces.push_back(std::move(trace));
   }
   if (!have) best.mapping = identity_mapping(input.size());  // no strategy applied

@@ -1,8 +1,10 @@
 #!/bin/bash
 # progress_tty.sh TREEMATCH: the progress line of `treematch map` on a terminal (a pseudo-terminal
-# made by script(1)): shown, redrawn in place with the step and a percentage, when the run takes
-# more than a second; absent when stderr is a file, and with --quiet on a terminal. The mapping
-# file is the same in the three runs.
+# made by script(1)): redrawn in place with the step and a percentage, at every step once
+# TREEMATCH_PROGRESS_DELAY (seconds, 1 by default) has passed; nothing for a short run with the
+# default delay, nothing when stderr is a file, nothing with --quiet on a terminal. The mapping
+# file is the same in the three runs. --verbose prints each strategy's line as it ends, before
+# the summary. generate and convert show the share of rows written.
 set -euo pipefail
 treematch=$1
 work=$(mktemp -d)
@@ -13,7 +15,8 @@ cd "$work"
 "$treematch" generate geometric --ranks 4096 --points 65536 pattern.graph -q 2> /dev/null
 map="$treematch map -m pattern.graph -t 'pack:16 core:256 pu:1'"
 
-script -qefc "$map -o tty.txt" /dev/null > tty.log
+# Delay 0: every step is drawn, so the walk's levels show however fast the machine is.
+script -qefc "TREEMATCH_PROGRESS_DELAY=0 $map -o tty.txt" /dev/null > tty.log
 script -qefc "$map -o quiet.txt --quiet" /dev/null > quiet.log
 eval "$map -o plain.txt" 2> plain.err > /dev/null
 
@@ -27,4 +30,23 @@ grep -aq 'treematch map: mapping' quiet.log && fail "a progress line under --qui
 cmp -s tty.txt plain.txt && cmp -s quiet.txt plain.txt || fail "mappings differ"
 # The summary comes after a cleared line, as on a terminal where nothing was drawn.
 grep -aq 'treematch: 4096 processes' tty.log || fail "no summary on the terminal"
+# A run of a few milliseconds with the default delay draws nothing.
+"$treematch" generate geometric --ranks 64 --points 4096 small.graph -q 2> /dev/null
+script -qefc "$treematch map -m small.graph -t 'pack:8 core:8 pu:1' -o small.txt" /dev/null > short.log
+grep -aq 'treematch map: ' short.log && fail "a progress line for a short run"
+grep -aq 'treematch: 64 processes' short.log || fail "no summary for the short run"
+# --verbose: each strategy's line when it ends, so before the summary's first line.
+eval "$map -o verbose.txt --verbose" 2> verbose.err > /dev/null
+first_strategy=$(grep -n '^  strategy bottom-up' verbose.err | cut -d: -f1)
+summary_line=$(grep -n '^treematch: 4096 processes' verbose.err | cut -d: -f1)
+[ -n "$first_strategy" ] && [ -n "$summary_line" ] && [ "$first_strategy" -lt "$summary_line" ] ||
+  fail "strategy lines not printed as they end: $(grep -n 'strategy\|processes' verbose.err)"
+[ "$(grep -c '^  strategy ' verbose.err)" -ge 2 ] || fail "fewer than two strategy lines"
+# generate and convert: the share of rows written.
+script -qefc "TREEMATCH_PROGRESS_DELAY=0 $treematch generate hierarchical -t 'pack:4 core:64 pu:1' h.h5" /dev/null > gen.log
+grep -aq 'treematch generate: generating hierarchical into h.h5: writing, row [0-9]* of 256 *[0-9]*%' gen.log ||
+  fail "no row fraction for generate: $(tr '\r' '\n' < gen.log | tail -3)"
+script -qefc "TREEMATCH_PROGRESS_DELAY=0 $treematch convert h.h5 h.mat" /dev/null > convert.log
+grep -aq 'treematch convert: h.h5 -> h.mat: rows, row [0-9]* of 256 *[0-9]*%' convert.log ||
+  fail "no row fraction for convert: $(tr '\r' '\n' < convert.log | tail -3)"
 echo "progress line shown on a terminal only"
