@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/batch_journal.h"
+#include "apps/progress_display.h"
 #include "io/agreement.h"
 #include "io/atomic_file.h"
 #include "io/hdf5_container.h"
@@ -642,16 +643,22 @@ int run_batch(const BatchOptions& options, MPI_Comm comm) {
 
   const std::size_t total = plan.patterns.size();
   std::size_t finished = 0;
+  // On a terminal, a line with the share of patterns done stays below the per-pattern lines.
+  ProgressDisplay display("treematch batch", root && progress_wanted(!options.progress));
+  display.phase("mapping patterns");
   const auto progress = [&](const std::string& name, const std::string& what) {
     ++finished;
-    if (options.progress) std::cerr << fmt::format("[{}/{}] {}: {}\n", finished, total, name, what);
+    if (options.progress)
+      display.print(fmt::format("[{}/{}] {}: {}\n", finished, total, name, what));
+    display.step(fmt::format("{} of {} done", finished, total),
+                 static_cast<double>(finished) / static_cast<double>(total));
   };
   if (root) {
     if (options.progress && !plan.skipped.empty()) {
-      std::cerr << fmt::format(
+      display.print(fmt::format(
           "treematch batch: {} file{} skipped, not a matrix by extension (.mat .csv .graph .metis "
           ".APHiD .h5 .hdf5): {}\n",
-          plan.skipped.size(), plan.skipped.size() == 1 ? "" : "s", listed(plan.skipped, 10));
+          plan.skipped.size(), plan.skipped.size() == 1 ? "" : "s", listed(plan.skipped, 10)));
     }
     for (std::size_t i = 0; i < total; ++i) {
       if (!plan.rows[i].is_null()) progress(plan.patterns[i].name, "skipped (done)");
@@ -707,6 +714,7 @@ int run_batch(const BatchOptions& options, MPI_Comm comm) {
     const std::size_t failed = static_cast<std::size_t>(
         std::count_if(plan.rows.begin(), plan.rows.end(),
                       [](const json& row) { return row.value("status", "") != "ok"; }));
+    display.stop();
     if (options.progress) {
       std::cerr << fmt::format("treematch batch: {} patterns, {} ok, {} failed; summary in {}\n",
                                total, total - failed, failed,

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -33,6 +34,11 @@ std::chrono::milliseconds quiet_start() {
   return std::chrono::milliseconds(static_cast<long long>(seconds * 1000.0));
 }
 
+/// The whole percentage shown for `fraction`; -1 when unknown (negative).
+int percent_of(double fraction) {
+  return fraction < 0.0 ? -1 : static_cast<int>(std::lround(100.0 * std::min(fraction, 1.0)));
+}
+
 }  // namespace
 
 bool progress_wanted(bool quiet) {
@@ -42,8 +48,9 @@ bool progress_wanted(bool quiet) {
 ProgressDisplay::ProgressDisplay(std::string command, bool enabled)
     : command_(std::move(command)),
       start_(std::chrono::steady_clock::now()),
-      delay_(quiet_start()) {
-  if (enabled) thread_ = std::thread([this] { run(); });
+      drawable_from_(start_ + quiet_start()),
+      enabled_(enabled) {
+  if (enabled_) thread_ = std::thread([this] { run(); });
 }
 
 ProgressDisplay::~ProgressDisplay() {
@@ -58,13 +65,16 @@ void ProgressDisplay::phase(const std::string& name) {
 }
 
 void ProgressDisplay::step(const std::string& what, double fraction) {
-  {
-    const std::lock_guard<std::mutex> lock(mutex_);
-    what_ = what;
-    fraction_ = fraction;
-    changed_ = true;
+  const std::lock_guard<std::mutex> lock(mutex_);
+  what_ = what;
+  fraction_ = fraction;
+  // Drawn at once when the percentage moves, else unless the last draw was a moment ago (steps
+  // may come once per row).
+  const auto now = std::chrono::steady_clock::now();
+  if (enabled_ && !stopping_ && now >= drawable_from_ &&
+      (percent_of(fraction) != drawn_percent_ || now - last_draw_ >= kMinRedraw)) {
+    draw();
   }
-  wake_.notify_all();
 }
 
 void ProgressDisplay::on_strategy_ended(std::function<void(const StrategyTrace&)> action) {
@@ -97,19 +107,19 @@ void ProgressDisplay::stop() {
 
 void ProgressDisplay::run() {
   std::unique_lock<std::mutex> lock(mutex_);
-  if (wake_.wait_for(lock, delay_, [this] { return stopping_; })) return;
+  if (wake_.wait_until(lock, drawable_from_, [this] { return stopping_; })) return;
+  // Between steps, the elapsed time keeps moving.
   while (!stopping_) {
-    draw();
-    changed_ = false;
-    if (wake_.wait_for(lock, kMinRedraw, [this] { return stopping_; })) break;
-    wake_.wait_for(lock, kRedraw - kMinRedraw, [this] { return stopping_ || changed_; });
+    if (std::chrono::steady_clock::now() - last_draw_ >= kMinRedraw) draw();
+    wake_.wait_for(lock, kRedraw, [this] { return stopping_; });
   }
 }
 
 void ProgressDisplay::draw() {
   std::string line = command_ + ": " + phase_;
   if (!what_.empty()) line += (phase_.empty() ? "" : ": ") + what_;
-  if (fraction_ >= 0.0) line += fmt::format("  {:3.0f}%", 100.0 * std::min(fraction_, 1.0));
+  drawn_percent_ = percent_of(fraction_);
+  if (drawn_percent_ >= 0) line += fmt::format("  {:3}%", drawn_percent_);
   line += fmt::format("  {:.0f} s", kernels::seconds_since(start_));
   // Narrower than the terminal: a wrapped line would not be erased by the next redraw.
   winsize size{};
@@ -121,6 +131,7 @@ void ProgressDisplay::draw() {
   std::fputs(("\r\033[K" + line).c_str(), stderr);
   std::fflush(stderr);
   drawn_ = true;
+  last_draw_ = std::chrono::steady_clock::now();
 }
 
 }  // namespace treematch::apps

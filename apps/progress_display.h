@@ -14,8 +14,8 @@
 namespace treematch::apps {
 
 /// Draws nothing during the first second (short runs stay quiet; TREEMATCH_PROGRESS_DELAY=S
-/// changes the wait to S seconds), then redraws the line after each step (at most 25 times a
-/// second) and at least four times a second from its own thread; only when `enabled` (stderr is a
+/// changes the wait to S seconds), then redraws the line at each step (at most 25 times a second)
+/// and from its own thread four times a second; only when `enabled` (stderr is a
 /// terminal and no --quiet: see progress_wanted). The command calls phase() as it goes, the driver
 /// step() (through Context::progress); stop() or the destructor clears the line before the command
 /// prints.
@@ -43,7 +43,10 @@ class ProgressDisplay final : public ProgressObserver {
 
   std::string command_;
   std::chrono::steady_clock::time_point start_;
-  std::chrono::milliseconds delay_;  ///< before the first draw
+  std::chrono::steady_clock::time_point drawable_from_;  ///< start + the quiet delay
+  std::chrono::steady_clock::time_point last_draw_{};
+  int drawn_percent_ = -1;  ///< on the line now; -1: none
+  bool enabled_;
   std::function<void(const StrategyTrace&)> strategy_action_;
   std::mutex mutex_;
   std::condition_variable wake_;
@@ -51,8 +54,7 @@ class ProgressDisplay final : public ProgressObserver {
   std::string what_;
   double fraction_ = -1.0;  ///< negative: unknown
   bool stopping_ = false;
-  bool changed_ = false;  ///< a step since the last draw
-  bool drawn_ = false;    ///< a line is on the terminal
+  bool drawn_ = false;  ///< a line is on the terminal
   std::thread thread_;
 };
 

@@ -4,7 +4,7 @@
 # TREEMATCH_PROGRESS_DELAY (seconds, 1 by default) has passed; nothing for a short run with the
 # default delay, nothing when stderr is a file, nothing with --quiet on a terminal. The mapping
 # file is the same in the three runs. --verbose prints each strategy's line as it ends, before
-# the summary. generate and convert show the share of rows written.
+# the summary. generate and convert show the share of rows written, batch that of patterns.
 set -euo pipefail
 treematch=$1
 work=$(mktemp -d)
@@ -42,11 +42,23 @@ summary_line=$(grep -n '^treematch: 4096 processes' verbose.err | cut -d: -f1)
 [ -n "$first_strategy" ] && [ -n "$summary_line" ] && [ "$first_strategy" -lt "$summary_line" ] ||
   fail "strategy lines not printed as they end: $(grep -n 'strategy\|processes' verbose.err)"
 [ "$(grep -c '^  strategy ' verbose.err)" -ge 2 ] || fail "fewer than two strategy lines"
-# generate and convert: the share of rows written.
-script -qefc "TREEMATCH_PROGRESS_DELAY=0 $treematch generate hierarchical -t 'pack:4 core:64 pu:1' h.h5" /dev/null > gen.log
-grep -aq 'treematch generate: generating hierarchical into h.h5: writing, row [0-9]* of 256 *[0-9]*%' gen.log ||
+# generate and convert: the share of rows written (2048 rows: about a second here).
+script -qefc "TREEMATCH_PROGRESS_DELAY=0 $treematch generate hierarchical -t 'pack:8 core:256 pu:1' h.h5" /dev/null > gen.log
+grep -aq 'treematch generate: generating hierarchical into h.h5: writing, row [0-9]* of 2048 *[0-9]*%' gen.log ||
   fail "no row fraction for generate: $(tr '\r' '\n' < gen.log | tail -3)"
 script -qefc "TREEMATCH_PROGRESS_DELAY=0 $treematch convert h.h5 h.mat" /dev/null > convert.log
-grep -aq 'treematch convert: h.h5 -> h.mat: rows, row [0-9]* of 256 *[0-9]*%' convert.log ||
+grep -aq 'treematch convert: h.h5 -> h.mat: rows, row [0-9]* of 2048 *[0-9]*%' convert.log ||
   fail "no row fraction for convert: $(tr '\r' '\n' < convert.log | tail -3)"
+# batch: the share of patterns done below the per-pattern lines; none in a file.
+mkdir patterns
+cp small.graph patterns/a.graph
+cp small.graph patterns/b.graph
+batch="$treematch batch patterns -t 'pack:8 core:8 pu:1'"
+script -qefc "TREEMATCH_PROGRESS_DELAY=0 $batch --out tty-out" /dev/null > batch.log
+grep -aq 'treematch batch: mapping patterns: [12] of 2 done *[0-9]*%' batch.log ||
+  fail "no share of patterns for batch: $(tr '\r' '\n' < batch.log | tail -3)"
+grep -aq '\[2/2\] [ab].graph: ok' batch.log || fail "no per-pattern line on the terminal"
+eval "TREEMATCH_PROGRESS_DELAY=0 $batch --out file-out" 2> batch.err
+grep -aq $'\r' batch.err && fail "carriage returns in batch's stderr redirected to a file"
+grep -aq '\[2/2\] [ab].graph: ok' batch.err || fail "no per-pattern line in the file"
 echo "progress line shown on a terminal only"
