@@ -90,6 +90,14 @@ std::vector<CostRow> baselines(const Inputs& inputs, const Context& ctx, const M
   return rows;
 }
 
+/// The --verbose line of a walk level (without its newline).
+std::string level_line(const LevelTrace& level) {
+  return fmt::format(
+      "level arity {:>4}: {:>8} processes (+{} artificial), {} candidates{}, {}, {:.3f} s",
+      level.arity, level.order, level.artificial, level.candidates,
+      level.exhaustive ? " (all subsets)" : "", level.heuristic, level.seconds);
+}
+
 /// The --verbose line of a strategy, printed as it ends.
 std::string strategy_line(const StrategyTrace& strategy) {
   return fmt::format("  strategy {:<20} {:>3} candidates, best weighted {:.6g}, {:.3f} s\n",
@@ -117,12 +125,7 @@ std::string summary(const MapOptions& options, const Inputs& inputs, const TreeM
       topo.leaves_per_machine(), inputs.read_seconds, inputs.topology_seconds, map_seconds);
   if (options.verbose) {
     if (!result.strategy.empty()) text += "  kept: " + result.strategy + "\n";
-    for (const LevelTrace& level : result.levels) {
-      text += fmt::format(
-          "  level arity {:>4}: {:>8} processes (+{} artificial), {} candidates{}, {}, {:.3f} s\n",
-          level.arity, level.order, level.artificial, level.candidates,
-          level.exhaustive ? " (all subsets)" : "", level.heuristic, level.seconds);
-    }
+    for (const LevelTrace& level : result.levels) text += "  " + level_line(level) + "\n";
   }
   // The ratio is of the cost the mapping minimises: the weighted one when link costs differ
   // (hop-bytes is then only a count of links), else hop-bytes (the weighted cost is a multiple).
@@ -324,6 +327,9 @@ int run_map(const MapOptions& options) {
     progress.print(describe(ctx));
     progress.on_strategy_ended(
         [&progress](const StrategyTrace& trace) { progress.print(strategy_line(trace)); });
+    progress.on_level_ended([&progress](const std::string& what, const LevelTrace& level) {
+      progress.print("  " + what + " ended: " + level_line(level) + "\n");
+    });
   }
   ctx.progress = &progress;
   progress.phase("mapping");

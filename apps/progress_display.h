@@ -32,6 +32,9 @@ class ProgressDisplay final : public ProgressObserver {
   /// What to do when a strategy ends (set before the work starts); nothing by default.
   void on_strategy_ended(std::function<void(const StrategyTrace&)> action);
   void strategy_ended(const StrategyTrace& trace) override;
+  /// What to do when a walk level ends (set before the work starts); nothing by default.
+  void on_level_ended(std::function<void(const std::string&, const LevelTrace&)> action);
+  void level_ended(const std::string& what, const LevelTrace& level) override;
   /// Prints `text` on stderr below a cleared progress line (which comes back at the next redraw).
   void print(const std::string& text);
   /// Stops drawing and clears the line; later calls draw nothing.
@@ -48,6 +51,7 @@ class ProgressDisplay final : public ProgressObserver {
   int drawn_percent_ = -1;  ///< on the line now; -1: none
   bool enabled_;
   std::function<void(const StrategyTrace&)> strategy_action_;
+  std::function<void(const std::string&, const LevelTrace&)> level_action_;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::string phase_;

@@ -6,6 +6,7 @@
 
 namespace treematch {
 
+struct LevelTrace;
 struct StrategyTrace;
 
 /// Receives the steps of long work: `what` is being done and `fraction` (0 to 1) of the current
@@ -19,6 +20,8 @@ class ProgressObserver {
   /// A strategy of the driver has ended (candidates made, refined and costed): `--verbose` prints
   /// its line then rather than at the end of a long run.
   virtual void strategy_ended(const StrategyTrace& /*trace*/) {}
+  /// A level of TreeMatch's walk has ended, in step `what` (strategy, level i of n).
+  virtual void level_ended(const std::string& /*what*/, const LevelTrace& /*level*/) {}
 };
 
 /// The share [begin, end] of a phase that nested work fills, with the label of its step.
@@ -31,6 +34,10 @@ struct ProgressSpan {
   /// `inner` (0 to 1) of this span done, now at `detail` (appended to the label).
   void at(double inner, const std::string& detail = "") const {
     if (observer != nullptr) observer->step(label + detail, begin + (end - begin) * inner);
+  }
+  /// A walk level ended at `detail` (appended to the label).
+  void level_ended(const LevelTrace& level, const std::string& detail) const {
+    if (observer != nullptr) observer->level_ended(label + detail, level);
   }
   /// The part [from, to] of this span, for work nested one level further.
   [[nodiscard]] ProgressSpan part(double from, double to) const {

@@ -41,9 +41,9 @@ TreeMatchResult walk_arities(const MappingInput& input, const std::vector<Index>
   std::vector<GroupLevel> levels;
   std::unique_ptr<LevelMatrix> m = input.first_level();
   for (Index k : arities) {
-    progress.at(
-        static_cast<double>(levels.size()) / static_cast<double>(arities.size()),
-        ", level " + std::to_string(levels.size() + 1) + " of " + std::to_string(arities.size()));
+    const std::string level =
+        ", level " + std::to_string(levels.size() + 1) + " of " + std::to_string(arities.size());
+    progress.at(static_cast<double>(levels.size()) / static_cast<double>(arities.size()), level);
     const auto start = std::chrono::steady_clock::now();
     const Index order = m->order();
     // ExtendComMatrix: artificial processes (empty rows) until k divides the order.
@@ -56,6 +56,7 @@ TreeMatchResult walk_arities(const MappingInput& input, const std::vector<Index>
     result.levels.push_back(LevelTrace{k, order, levels.back().groups.count() * k - order,
                                        grouping.heuristic, grouping.exhaustive, grouping.candidates,
                                        kernels::seconds_since(start)});
+    progress.level_ended(result.levels.back(), level);
   }
   // MapGroups: top-down through the group hierarchy.
   result.mapping.leaf_of_rank = map_groups(levels);

@@ -3,8 +3,8 @@
 # made by script(1)): redrawn in place with the step and a percentage, at every step once
 # TREEMATCH_PROGRESS_DELAY (seconds, 1 by default) has passed; nothing for a short run with the
 # default delay, nothing when stderr is a file, nothing with --quiet on a terminal. The mapping
-# file is the same in the three runs. --verbose prints each strategy's line as it ends, before
-# the summary. generate and convert show the share of rows written, batch that of patterns.
+# file is the same in the three runs. --verbose prints each walk level's and each strategy's
+# line as it ends, before the summary. generate and convert show the share of rows written, batch that of patterns.
 set -euo pipefail
 treematch=$1
 work=$(mktemp -d)
@@ -42,6 +42,10 @@ summary_line=$(grep -n '^treematch: 4096 processes' verbose.err | cut -d: -f1)
 [ -n "$first_strategy" ] && [ -n "$summary_line" ] && [ "$first_strategy" -lt "$summary_line" ] ||
   fail "strategy lines not printed as they end: $(grep -n 'strategy\|processes' verbose.err)"
 [ "$(grep -c '^  strategy ' verbose.err)" -ge 2 ] || fail "fewer than two strategy lines"
+# ... and each walk level's line when that level ends, before its strategy's line.
+first_level=$(grep -n '^  bottom-up, level 1 of [0-9]* ended: level arity' verbose.err | head -1 | cut -d: -f1)
+[ -n "$first_level" ] && [ "$first_level" -lt "$first_strategy" ] ||
+  fail "walk levels not printed as they end: $(grep -n 'ended\|strategy' verbose.err | head -3)"
 # generate and convert: the share of rows written (2048 rows: about a second here).
 script -qefc "TREEMATCH_PROGRESS_DELAY=0 $treematch generate hierarchical -t 'pack:8 core:256 pu:1' h.h5" /dev/null > gen.log
 grep -aq 'treematch generate: generating hierarchical into h.h5: writing, row [0-9]* of 2048 *[0-9]*%' gen.log ||
