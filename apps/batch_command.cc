@@ -27,7 +27,7 @@
 #include "io/hdf5_container.h"
 #include "io/hdf5_probe.h"
 #include "io/input_error.h"
-#include "io/matrix_hdf5.h"
+#include "io/matrix_hdf5_reader.h"
 #include "io/matrix_reader.h"
 #include "kernels/utility.h"
 #include "src/distributed/batch_scheduler.h"

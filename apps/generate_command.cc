@@ -12,6 +12,7 @@
 #include "apps/progress_display.h"
 #include "apps/progress_row_source.h"
 #include "io/input_error.h"
+#include "io/matrix_hdf5_writer.h"
 #include "io/matrix_stream.h"
 #include "io/topology_reader.h"
 #include "kernels/utility.h"

@@ -10,7 +10,7 @@
 #include "apps/cli_checks.h"
 #include "io/agreement.h"
 #include "io/input_error.h"
-#include "io/matrix_hdf5.h"
+#include "io/matrix_hdf5_collective_reader.h"
 #include "kernels/utility.h"
 #include "src/cost.h"
 
@@ -25,7 +25,8 @@ using kernels::seconds_since;
 std::unique_ptr<distributed::DistributedMappingInput> read_distributed(
     MPI_Comm comm, const io::Hdf5MatrixLocation& location, const io::OrderCheck& check,
     Offset gather_entries) {
-  io::Hdf5MatrixReader reader(location.path, location.object, comm, check);
+  io::Hdf5MatrixReader reader =
+      io::open_hdf5_matrix_collective(location.path, location.object, comm, check);
   const distributed::RowBlocks blocks =
       distributed::DistributedMappingInput::blocks_for(comm, reader.size());
   int rank = 0;

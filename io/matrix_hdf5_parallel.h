@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-#include "io/matrix_hdf5.h"
+#include "io/hdf5_error.h"
 #include "kernels/types.h"
 
 namespace treematch::io {

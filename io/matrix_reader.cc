@@ -19,7 +19,7 @@
 #include "io/hdf5_container.h"
 #include "io/hdf5_probe.h"
 #include "io/input_error.h"
-#include "io/matrix_hdf5.h"
+#include "io/matrix_hdf5_reader.h"
 #include "io/matrix_metis_reader.h"
 #include "io/matrix_stream.h"
 #include "io/matrix_text_reader.h"

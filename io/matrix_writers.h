@@ -5,7 +5,7 @@
 #include <string>
 
 #include "io/atomic_file.h"
-#include "io/matrix_hdf5.h"
+#include "io/matrix_hdf5_writer.h"
 #include "io/matrix_stream.h"
 #include "io/matrix_text_reader.h"
 #include "src/comm_graph.h"

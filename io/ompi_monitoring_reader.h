@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "io/matrix_hdf5.h"
+#include "io/matrix_hdf5_writer.h"
 #include "kernels/types.h"
 
 namespace treematch::io {

@@ -7,7 +7,8 @@
 #include "io/atomic_file.h"
 #include "io/hdf5_probe.h"
 #include "io/input_error.h"
-#include "io/matrix_hdf5.h"
+#include "io/matrix_hdf5_reader.h"
+#include "io/matrix_hdf5_writer.h"
 
 namespace treematch::io {
 namespace {

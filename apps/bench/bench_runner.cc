@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/bench/graph_files.h"
-#include "io/matrix_hdf5.h"
+#include "io/matrix_hdf5_writer.h"
 #include "io/matrix_reader.h"
 #include "kernels/utility.h"
 #include "src/baselines.h"

@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/matrix_hdf5.h"
+#include "io/matrix_hdf5_writer.h"
 #include "io/matrix_reader.h"
 #include "io/topology_reader.h"
 #include "src/cost.h"

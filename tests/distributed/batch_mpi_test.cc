@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/batch_command.h"
-#include "io/matrix_hdf5.h"
+#include "io/matrix_hdf5_writer.h"
 #include "io/matrix_reader.h"
 #include "io/topology_reader.h"
 #include "src/cost.h"

@@ -12,7 +12,8 @@
 #include <random>
 #include <string>
 
-#include "io/matrix_hdf5.h"
+#include "io/matrix_hdf5_collective_reader.h"
+#include "io/matrix_hdf5_writer.h"
 #include "src/distributed/distributed_input.h"
 #include "src/treematch.h"
 #include "tests/mpi_world.h"
@@ -166,7 +167,7 @@ TEST(DistributedMapping, CollectiveHdf5ReadGivesEachRankItsRows) {
   const RowBlocks blocks = DistributedMappingInput::blocks_for(MPI_COMM_WORLD, directed.n);
   const int rank = world_rank();
   for (const char* object : {"/matrix", "/dense"}) {
-    io::Hdf5MatrixReader reader(path, object, MPI_COMM_WORLD);
+    io::Hdf5MatrixReader reader = io::open_hdf5_matrix_collective(path, object, MPI_COMM_WORLD);
     kernels::Csr mine;
     reader.read_rows_collective(blocks.first(rank), blocks.count(rank), mine);
     const kernels::Csr expected = slice(directed, blocks.first(rank), blocks.count(rank));

@@ -15,8 +15,9 @@
 
 #include "io/agreement.h"
 #include "io/input_error.h"
-#include "io/matrix_hdf5.h"
+#include "io/matrix_hdf5_collective_reader.h"
 #include "io/matrix_hdf5_parallel.h"
+#include "io/matrix_hdf5_writer.h"
 #include "tests/mpi_world.h"
 
 namespace treematch::io {
@@ -207,7 +208,7 @@ TEST(Hdf5MatrixReaderCollective, ABadValueOnlyTheLastRankReadsFailsEveryRankWith
   const std::string path = write_ring(dir, bad_row, std::nan(""));
   int agreed = 0;
   {
-    Hdf5MatrixReader reader(path, "/matrix", MPI_COMM_WORLD);
+    Hdf5MatrixReader reader = open_hdf5_matrix_collective(path, "/matrix", MPI_COMM_WORLD);
     const auto [first, count] = my_rows(reader.size());
     Csr rows;
     try {
@@ -232,9 +233,10 @@ TEST(Hdf5MatrixReaderCollective, AnOrderRefusedOnOneRankIsRefusedOnEveryRank) {
   const int last = world_size() - 1;
   int agreed = 0;
   try {
-    Hdf5MatrixReader reader(path, "/matrix", MPI_COMM_WORLD, [&](Index order) {
-      if (world_rank() == last) throw InputError(path, std::to_string(order) + " is too many");
-    });
+    Hdf5MatrixReader reader =
+        open_hdf5_matrix_collective(path, "/matrix", MPI_COMM_WORLD, [&](Index order) {
+          if (world_rank() == last) throw InputError(path, std::to_string(order) + " is too many");
+        });
   } catch (const AgreedError& e) {
     ++agreed;
     EXPECT_EQ(e.failed_rank(), last);
@@ -245,7 +247,7 @@ TEST(Hdf5MatrixReaderCollective, AnOrderRefusedOnOneRankIsRefusedOnEveryRank) {
   MPI_Allreduce(&agreed, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   EXPECT_EQ(total, world_size());
   // Every rank closed the file: it opens again, and reads.
-  Hdf5MatrixReader reader(path, "/matrix", MPI_COMM_WORLD);
+  Hdf5MatrixReader reader = open_hdf5_matrix_collective(path, "/matrix", MPI_COMM_WORLD);
   const auto [first, count] = my_rows(reader.size());
   Csr rows;
   reader.read_rows_collective(first, count, rows);

@@ -17,7 +17,8 @@
 #include <vector>
 
 #include "io/input_error.h"
-#include "io/matrix_hdf5.h"
+#include "io/matrix_hdf5_reader.h"
+#include "io/matrix_hdf5_writer.h"
 #include "io/matrix_reader.h"
 #include "io/matrix_stream.h"
 #include "tests/h5_id.h"

@@ -19,7 +19,8 @@
 #include <fmt/format.h>
 
 #include "io/input_error.h"
-#include "io/matrix_hdf5.h"
+#include "io/matrix_hdf5_reader.h"
+#include "io/matrix_hdf5_writer.h"
 #include "io/matrix_reader.h"
 #include "io/matrix_stream.h"
 #include "io/matrix_writers.h"

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "io/input_error.h"
-#include "io/matrix_hdf5.h"
+#include "io/matrix_hdf5_reader.h"
 #include "io/matrix_reader.h"
 #include "io/matrix_stream.h"
 #include "io/ompi_monitoring_reader.h"

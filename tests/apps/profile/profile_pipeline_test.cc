@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "io/matrix_hdf5.h"
+#include "io/matrix_hdf5_reader.h"
 #include "tests/apps/profile/comm_pattern.h"
 #include "tests/apps/run_command.h"
 

@@ -1,7 +1,8 @@
-// Reads and writes communication matrices in HDF5 (dense 2-D dataset or scipy CSR group).
-#include "io/matrix_hdf5.h"
+// Reads communication matrices from HDF5 files (dense 2-D dataset or scipy CSR group).
+#include "io/matrix_hdf5_reader.h"
 
 #include <hdf5.h>
+#include <mpi.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -10,9 +11,9 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
-#include <functional>
 #include <limits>
-#include <optional>
+#include <memory>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,23 +21,27 @@
 #include <fmt/format.h>
 
 #include "io/agreement.h"
+#include "io/hdf5_handle.h"
 #include "io/hdf5_probe.h"
-#include "io/input_error.h"
-#include "io/matrix_hdf5_parallel.h"
+#include "io/matrix_hdf5_collective_reader.h"
 
 namespace treematch::io {
+
+using hdf5::Handle;
+using hdf5::hdf5_reason;
+using hdf5::kBlockValues;
+using hdf5::kMaxBlockRows;
+using hdf5::QuietErrors;
+using hdf5::row_block;
+using hdf5::RowBlock;
+using hdf5::Site;
+
 namespace {
 
 using kernels::Index;
 using kernels::Offset;
 using kernels::Weight;
 
-/// Values per dense row block or CSR entry chunk (32 MiB of doubles).
-constexpr hsize_t kBlockValues = hsize_t{1} << 22;
-/// At most this many dense rows per block (unless a chunk holds more).
-constexpr hsize_t kMaxBlockRows = 256;
-/// Target size of a written chunk, in values (1 MiB of doubles): whole dense rows, or CSR entries.
-constexpr hsize_t kChunkValues = hsize_t{1} << 17;
 /// A dense read block is rounded up to whole chunks of rows while it stays below this many values.
 constexpr hsize_t kMaxAlignedBlockValues = hsize_t{1} << 24;
 /// Upper bound of the chunk cache given to a dataset opened for reading (bytes).
@@ -46,111 +51,6 @@ constexpr std::size_t kMaxChunkCache = std::size_t{256} << 20;
 constexpr std::size_t kCsrChunkCache = std::size_t{32} << 20;
 /// Hash slots of a chunk cache (a prime, as HDF5 recommends).
 constexpr std::size_t kChunkCacheSlots = 100003;
-/// Largest chunk HDF5 accepts is 4 GiB - 1 bytes.
-constexpr hsize_t kMaxChunkBytes = (hsize_t{1} << 32) - 1;
-constexpr unsigned kDeflateLevel = 4;
-
-/// Owns one HDF5 identifier and closes it with the matching H5?close; never throws.
-class Handle {
- public:
-  using Closer = herr_t (*)(hid_t);
-
-  Handle() = default;
-  Handle(hid_t id, Closer closer) noexcept : id_(id), closer_(closer) {}
-  Handle(const Handle&) = delete;
-  Handle& operator=(const Handle&) = delete;
-  Handle(Handle&& other) noexcept
-      : id_(std::exchange(other.id_, H5I_INVALID_HID)), closer_(other.closer_) {}
-  Handle& operator=(Handle&& other) noexcept {
-    if (this != &other) {
-      static_cast<void>(close());
-      id_ = std::exchange(other.id_, H5I_INVALID_HID);
-      closer_ = other.closer_;
-    }
-    return *this;
-  }
-  ~Handle() { static_cast<void>(close()); }
-
-  [[nodiscard]] hid_t get() const noexcept { return id_; }
-
-  /// Closes now and returns the close call's result (for a writer that must know it succeeded).
-  herr_t close() noexcept {
-    herr_t rc = 0;
-    if (id_ >= 0 && closer_ != nullptr) rc = closer_(id_);
-    id_ = H5I_INVALID_HID;
-    return rc;
-  }
-
- private:
-  hid_t id_ = H5I_INVALID_HID;
-  Closer closer_ = nullptr;
-};
-
-/// Turns HDF5's automatic error printing off for its lifetime (errors become one-line exceptions).
-class QuietErrors {
- public:
-  QuietErrors() noexcept {
-    if (H5Eget_auto2(H5E_DEFAULT, &func_, &data_) < 0) {
-      func_ = nullptr;
-      data_ = nullptr;
-    }
-    static_cast<void>(H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr));
-  }
-  ~QuietErrors() { static_cast<void>(H5Eset_auto2(H5E_DEFAULT, func_, data_)); }
-  QuietErrors(const QuietErrors&) = delete;
-  QuietErrors& operator=(const QuietErrors&) = delete;
-
- private:
-  H5E_auto2_t func_ = nullptr;
-  void* data_ = nullptr;
-};
-
-herr_t keep_innermost(unsigned n, const H5E_error2_t* error, void* client) {
-  if (n == 0 && error->desc != nullptr) *static_cast<std::string*>(client) = error->desc;
-  return 0;
-}
-
-/// The most specific message on HDF5's error stack (one line), and clears the stack.
-std::string hdf5_reason() {
-  std::string reason;
-  static_cast<void>(H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, keep_innermost, &reason));
-  static_cast<void>(H5Eclear2(H5E_DEFAULT));
-  std::replace(reason.begin(), reason.end(), '\n', ' ');
-  return reason;
-}
-
-/// Where failures are reported: InputError when reading the user's file, Hdf5Error when writing.
-class Site {
- public:
-  Site(std::string path, bool reading) : path_(std::move(path)), reading_(reading) {}
-
-  [[nodiscard]] const std::string& path() const { return path_; }
-
-  [[noreturn]] void fail(const std::string& problem) const {
-    if (reading_) throw InputError(path_, problem);
-    throw Hdf5Error(path_ + ": " + problem);
-  }
-
-  [[noreturn]] void call_failed(const char* call, const std::string& object) const {
-    const std::string reason = hdf5_reason();
-    fail(std::string(call) + " failed" + (object.empty() ? "" : " on " + object) +
-         (reason.empty() ? "" : ": " + reason));
-  }
-
-  void check(herr_t rc, const char* call, const std::string& object = {}) const {
-    if (rc < 0) call_failed(call, object);
-  }
-
-  Handle own(hid_t id, Handle::Closer closer, const char* call,
-             const std::string& object = {}) const {
-    if (id < 0) call_failed(call, object);
-    return Handle(id, closer);
-  }
-
- private:
-  std::string path_;
-  bool reading_;
-};
 
 /// Opens a file for reading, distinguishing "cannot open" from "not HDF5".
 Handle open_for_reading(const Site& site, hid_t access = H5P_DEFAULT) {
@@ -260,22 +160,6 @@ void read_nothing(const Site& site, hid_t dataset, hid_t transfer, const std::st
 }
 
 /// Sorts the entries of the last row (from `start`) by column and sums duplicates, if needed.
-/// The dataspaces of a block of rows of a 2-D dataset: `file` selects count[0] rows from
-/// start[0], `memory` is a dense count[0] x count[1] buffer.
-struct RowBlock {
-  Handle file;
-  Handle memory;
-};
-
-RowBlock row_block(const Site& site, hid_t dataset, const hsize_t start[2], const hsize_t count[2],
-                   const std::string& object) {
-  Handle file = site.own(H5Dget_space(dataset), H5Sclose, "H5Dget_space", object);
-  site.check(H5Sselect_hyperslab(file.get(), H5S_SELECT_SET, start, nullptr, count, nullptr),
-             "H5Sselect_hyperslab", object);
-  Handle memory = site.own(H5Screate_simple(2, count, nullptr), H5Sclose, "H5Screate_simple");
-  return RowBlock{std::move(file), std::move(memory)};
-}
-
 void canonicalize_row(kernels::Csr& rows, std::size_t start) {
   bool sorted = true;
   for (std::size_t k = start + 1; k < rows.targets.size() && sorted; ++k) {
@@ -300,16 +184,6 @@ void canonicalize_row(kernels::Csr& rows, std::size_t start) {
   }
   rows.targets.resize(out);
   rows.weights.resize(out);
-}
-
-Handle make_chunked_plist(const Site& site, int rank, const hsize_t* chunk, bool compress) {
-  Handle plist = site.own(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, "H5Pcreate");
-  site.check(H5Pset_chunk(plist.get(), rank, chunk), "H5Pset_chunk");
-  if (!compress) return plist;
-  const htri_t deflate = H5Zfilter_avail(H5Z_FILTER_DEFLATE);
-  if (deflate < 0) site.call_failed("H5Zfilter_avail", {});
-  if (deflate > 0) site.check(H5Pset_deflate(plist.get(), kDeflateLevel), "H5Pset_deflate");
-  return plist;
 }
 
 /// Dataset access list with a chunk cache of `bytes` (fully read chunks are evicted first).
@@ -405,75 +279,6 @@ void require_stored(const Site& site, hid_t dataset, const std::string& object,
       break;
   }
   site.call_failed("H5Pget_layout", object);
-}
-
-/// Link creation list that creates missing intermediate groups of a nested object name.
-Handle make_link_plist(const Site& site) {
-  Handle plist = site.own(H5Pcreate(H5P_LINK_CREATE), H5Pclose, "H5Pcreate");
-  site.check(H5Pset_create_intermediate_group(plist.get(), 1), "H5Pset_create_intermediate_group");
-  return plist;
-}
-
-Handle open_for_writing(const Site& site, Hdf5WriteMode mode) {
-  switch (mode) {
-    case Hdf5WriteMode::kTruncate:
-      return site.own(H5Fcreate(site.path().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
-                      H5Fclose, "H5Fcreate");
-    case Hdf5WriteMode::kAppend:
-      return site.own(H5Fopen(site.path().c_str(), H5F_ACC_RDWR, H5P_DEFAULT), H5Fclose, "H5Fopen");
-  }
-  site.fail("unknown write mode");
-}
-
-/// Writes a 1-D dataset `name` in `group` (chunked, and compressed if asked, unless empty).
-void write_1d(const Site& site, hid_t group, const char* name, hid_t file_type, hid_t memory_type,
-              const void* data, hsize_t length, bool compress) {
-  const Handle space =
-      site.own(H5Screate_simple(1, &length, nullptr), H5Sclose, "H5Screate_simple", name);
-  Handle plist;
-  if (length > 0) {
-    const hsize_t chunk = std::min(length, kChunkValues);
-    plist = make_chunked_plist(site, 1, &chunk, compress);
-  }
-  const hid_t create_plist = length > 0 ? plist.get() : H5P_DEFAULT;
-  const Handle dataset = site.own(
-      H5Dcreate2(group, name, file_type, space.get(), H5P_DEFAULT, create_plist, H5P_DEFAULT),
-      H5Dclose, "H5Dcreate2", name);
-  if (length > 0) {
-    site.check(H5Dwrite(dataset.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data),
-               "H5Dwrite", name);
-  }
-}
-
-void write_string_attribute(const Site& site, hid_t owner, const char* name, const char* value) {
-  const Handle type = site.own(H5Tcopy(H5T_C_S1), H5Tclose, "H5Tcopy", name);
-  site.check(H5Tset_size(type.get(), H5T_VARIABLE), "H5Tset_size", name);
-  site.check(H5Tset_cset(type.get(), H5T_CSET_UTF8), "H5Tset_cset", name);
-  const Handle space = site.own(H5Screate(H5S_SCALAR), H5Sclose, "H5Screate", name);
-  const Handle attr =
-      site.own(H5Acreate2(owner, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
-               "H5Acreate2", name);
-  const char* data[1] = {value};
-  site.check(H5Awrite(attr.get(), type.get(), static_cast<const void*>(data)), "H5Awrite", name);
-}
-
-/// The csr_matrix attributes: shape = [n, n], encoding-type and encoding-version.
-void write_csr_attributes(const Site& site, hid_t group, Index n) {
-  const hsize_t two = 2;
-  const Handle space =
-      site.own(H5Screate_simple(1, &two, nullptr), H5Sclose, "H5Screate_simple", "shape");
-  const Handle shape =
-      site.own(H5Acreate2(group, "shape", H5T_STD_I64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
-               H5Aclose, "H5Acreate2", "shape");
-  const std::int64_t order[2] = {n, n};
-  site.check(H5Awrite(shape.get(), H5T_NATIVE_INT64, order), "H5Awrite", "shape");
-  write_string_attribute(site, group, "encoding-type", "csr_matrix");
-  write_string_attribute(site, group, "encoding-version", "0.1.0");
-}
-
-/// Closes the file and reports a failed final flush.
-void close_written(const Site& site, Handle& file) {
-  site.check(file.close(), "H5Fclose");
 }
 
 /// The errors of a collective read: the first is kept and thrown only once this rank has made
@@ -914,24 +719,35 @@ Hdf5MatrixReader::Hdf5MatrixReader(const std::string& path, const std::string& o
   impl_->open(check);
 }
 
-Hdf5MatrixReader::Hdf5MatrixReader(const std::string& path, const std::string& object,
-                                   MPI_Comm comm, const OrderCheck& check)
-    : impl_(std::make_unique<Impl>(path, object)) {
-  const QuietErrors quiet;
-  Impl& impl = *impl_;
-  impl.comm = comm;
-  // Every rank opens the same file: they agree on the outcome before any of them returns, or
-  // unwinds and closes its file (H5Fclose is collective) while others would still be opening.
-  run_agreed(comm, [&] {
-    probe_metadata(path, object);
-    impl.file_access = impl.site.own(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "H5Pcreate");
-    impl.site.check(H5Pset_fapl_mpio(impl.file_access.get(), comm, MPI_INFO_NULL),
-                    "H5Pset_fapl_mpio");
-    impl.transfer = impl.site.own(H5Pcreate(H5P_DATASET_XFER), H5Pclose, "H5Pcreate");
-    impl.site.check(H5Pset_dxpl_mpio(impl.transfer.get(), H5FD_MPIO_COLLECTIVE),
-                    "H5Pset_dxpl_mpio");
-    impl.open(check);
-  });
+Hdf5MatrixReader::Hdf5MatrixReader(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+/// Builds the reader of open_hdf5_matrix_collective (a friend of Hdf5MatrixReader).
+struct Hdf5CollectiveOpen {
+  static Hdf5MatrixReader open(const std::string& path, const std::string& object, MPI_Comm comm,
+                               const OrderCheck& check) {
+    Hdf5MatrixReader reader(std::make_unique<Hdf5MatrixReader::Impl>(path, object));
+    const QuietErrors quiet;
+    Hdf5MatrixReader::Impl& impl = *reader.impl_;
+    impl.comm = comm;
+    // Every rank opens the same file: they agree on the outcome before any of them returns, or
+    // unwinds and closes its file (H5Fclose is collective) while others would still be opening.
+    run_agreed(comm, [&] {
+      Hdf5MatrixReader::probe_metadata(path, object);
+      impl.file_access = impl.site.own(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "H5Pcreate");
+      impl.site.check(H5Pset_fapl_mpio(impl.file_access.get(), comm, MPI_INFO_NULL),
+                      "H5Pset_fapl_mpio");
+      impl.transfer = impl.site.own(H5Pcreate(H5P_DATASET_XFER), H5Pclose, "H5Pcreate");
+      impl.site.check(H5Pset_dxpl_mpio(impl.transfer.get(), H5FD_MPIO_COLLECTIVE),
+                      "H5Pset_dxpl_mpio");
+      impl.open(check);
+    });
+    return reader;
+  }
+};
+
+Hdf5MatrixReader open_hdf5_matrix_collective(const std::string& path, const std::string& object,
+                                             MPI_Comm comm, const OrderCheck& check) {
+  return Hdf5CollectiveOpen::open(path, object, comm, check);
 }
 
 void Hdf5MatrixReader::read_rows_collective(Index first_row, Index row_count, kernels::Csr& rows) {
@@ -1097,528 +913,6 @@ kernels::Csr read_hdf5_matrix_rows(const std::string& path, const std::string& o
   rows.offsets.reserve(static_cast<std::size_t>(rows.n) + 1);
   reader.read_rows(/*first_row=*/0, reader.size(), rows);
   return rows;
-}
-
-void write_matrix_hdf5_csr(const std::string& path, const kernels::CsrView& matrix,
-                           const std::string& object, Hdf5WriteMode mode,
-                           const Hdf5WriteOptions& options) {
-  if (matrix.n < 0 || matrix.offsets.size() != static_cast<std::size_t>(matrix.n) + 1 ||
-      matrix.offsets[0] != 0 ||
-      matrix.offsets.back() != static_cast<Offset>(matrix.targets.size()) ||
-      matrix.targets.size() != matrix.weights.size()) {
-    throw std::invalid_argument("write_matrix_hdf5_csr: the arrays do not form a CSR of " +
-                                std::to_string(matrix.n) + " rows");
-  }
-  const QuietErrors quiet;
-  const Site site(path, /*reading=*/false);
-  Handle file = open_for_writing(site, mode);
-  {
-    const Handle link_plist = make_link_plist(site);
-    const Handle group =
-        site.own(H5Gcreate2(file.get(), object.c_str(), link_plist.get(), H5P_DEFAULT, H5P_DEFAULT),
-                 H5Gclose, "H5Gcreate2", object);
-    write_1d(site, group.get(), "data", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, matrix.weights.data(),
-             matrix.weights.size(), options.compress);
-    write_1d(site, group.get(), "indices", H5T_STD_I64LE, H5T_NATIVE_INT32, matrix.targets.data(),
-             matrix.targets.size(), options.compress);
-    write_1d(site, group.get(), "indptr", H5T_STD_I64LE, H5T_NATIVE_INT64, matrix.offsets.data(),
-             matrix.offsets.size(), options.compress);
-    write_csr_attributes(site, group.get(), matrix.n);
-  }
-  close_written(site, file);
-}
-
-struct Hdf5CsrWriter::Impl {
-  Site site;
-  std::string object;
-  Index n;
-  Hdf5WriteOptions options;
-  Handle file;
-  Handle group;
-  Handle data;                                ///< created by the first flush
-  Handle indices;                             ///< created by the first flush
-  std::vector<double> pending_data;           ///< entries not written yet (less than a chunk
-  std::vector<std::int64_t> pending_columns;  ///< after each flush)
-  std::vector<std::int64_t> indptr{0};
-  hsize_t written = 0;  ///< entries in the datasets
-  bool finished = false;
-
-  Impl(const std::string& path, Index order, std::string name, const Hdf5WriteOptions& opts)
-      : site(path, /*reading=*/false), object(std::move(name)), n(order), options(opts) {}
-
-  /// Creates data and indices: extendible with 1 MiB chunks, or (when everything is written at
-  /// once, by finish) of fixed size with a single chunk.
-  void create_datasets(bool growing, hsize_t length) {
-    const hsize_t unlimited = H5S_UNLIMITED;
-    const hsize_t initial = growing ? 0 : length;
-    const hsize_t chunk = growing ? kChunkValues : std::max<hsize_t>(length, 1);
-    const Handle plist = make_chunked_plist(site, 1, &chunk, options.compress);
-    const auto create = [&](const char* name, hid_t type) {
-      const std::string what = object + "/" + name;
-      const Handle space = site.own(H5Screate_simple(1, &initial, growing ? &unlimited : nullptr),
-                                    H5Sclose, "H5Screate_simple", what);
-      const hid_t create_plist = length > 0 || growing ? plist.get() : H5P_DEFAULT;
-      return site.own(
-          H5Dcreate2(group.get(), name, type, space.get(), H5P_DEFAULT, create_plist, H5P_DEFAULT),
-          H5Dclose, "H5Dcreate2", what);
-    };
-    data = create("data", H5T_IEEE_F64LE);
-    indices = create("indices", H5T_STD_I64LE);
-  }
-
-  void append_to(const Handle& dataset, const char* name, hid_t memory_type, const void* buffer,
-                 hsize_t count) {
-    const std::string what = object + "/" + name;
-    const hsize_t size = written + count;
-    site.check(H5Dset_extent(dataset.get(), &size), "H5Dset_extent", what);
-    const Handle file_space = site.own(H5Dget_space(dataset.get()), H5Sclose, "H5Dget_space", what);
-    site.check(
-        H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, &written, nullptr, &count, nullptr),
-        "H5Sselect_hyperslab", what);
-    const Handle memory_space =
-        site.own(H5Screate_simple(1, &count, nullptr), H5Sclose, "H5Screate_simple", what);
-    site.check(H5Dwrite(dataset.get(), memory_type, memory_space.get(), file_space.get(),
-                        H5P_DEFAULT, buffer),
-               "H5Dwrite", what);
-  }
-
-  /// Writes the whole chunks pending (all pending entries when `last`).
-  void flush(bool last) {
-    const hsize_t pending = pending_data.size();
-    const hsize_t count = last ? pending : pending / kChunkValues * kChunkValues;
-    if (data.get() < 0) {
-      if (count == 0 && !last) return;
-      create_datasets(/*growing=*/!last, pending);
-      if (last) {
-        if (pending > 0) {
-          site.check(H5Dwrite(data.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT,
-                              pending_data.data()),
-                     "H5Dwrite", object + "/data");
-          site.check(H5Dwrite(indices.get(), H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT,
-                              pending_columns.data()),
-                     "H5Dwrite", object + "/indices");
-        }
-        written = pending;
-        pending_data.clear();
-        pending_columns.clear();
-        return;
-      }
-    }
-    if (count == 0) return;
-    append_to(data, "data", H5T_NATIVE_DOUBLE, pending_data.data(), count);
-    append_to(indices, "indices", H5T_NATIVE_INT64, pending_columns.data(), count);
-    written += count;
-    pending_data.erase(pending_data.begin(),
-                       pending_data.begin() + static_cast<std::ptrdiff_t>(count));
-    pending_columns.erase(pending_columns.begin(),
-                          pending_columns.begin() + static_cast<std::ptrdiff_t>(count));
-  }
-};
-
-Hdf5CsrWriter::Hdf5CsrWriter(const std::string& path, Index n, const std::string& object,
-                             Hdf5WriteMode mode, const Hdf5WriteOptions& options)
-    : impl_(std::make_unique<Impl>(path, n, object, options)) {
-  if (n < 0) throw std::invalid_argument("Hdf5CsrWriter: negative order");
-  const QuietErrors quiet;
-  Impl& w = *impl_;
-  w.indptr.reserve(static_cast<std::size_t>(n) + 1);
-  w.file = open_for_writing(w.site, mode);
-  const Handle link_plist = make_link_plist(w.site);
-  w.group = w.site.own(
-      H5Gcreate2(w.file.get(), object.c_str(), link_plist.get(), H5P_DEFAULT, H5P_DEFAULT),
-      H5Gclose, "H5Gcreate2", object);
-}
-
-Hdf5CsrWriter::~Hdf5CsrWriter() = default;
-
-void Hdf5CsrWriter::append_rows(const kernels::Csr& rows) {
-  Impl& w = *impl_;
-  const std::size_t count = rows.offsets.empty() ? 0 : rows.offsets.size() - 1;
-  if (w.finished ||
-      static_cast<std::size_t>(w.indptr.size() - 1) + count > static_cast<std::size_t>(w.n)) {
-    throw std::invalid_argument(fmt::format("Hdf5CsrWriter::append_rows: more than {} rows", w.n));
-  }
-  if (count == 0) return;
-  const auto first = static_cast<std::size_t>(rows.offsets.front());
-  const auto last = static_cast<std::size_t>(rows.offsets.back());
-  for (std::size_t e = first; e < last; ++e) {
-    if (rows.targets[e] < 0 || rows.targets[e] >= w.n) {
-      throw std::invalid_argument(fmt::format(
-          "Hdf5CsrWriter::append_rows: column {} outside [0, {})", rows.targets[e], w.n));
-    }
-  }
-  const std::int64_t base = w.indptr.back() - static_cast<std::int64_t>(first);
-  for (std::size_t r = 1; r <= count; ++r) w.indptr.push_back(base + rows.offsets[r]);
-  w.pending_data.insert(w.pending_data.end(),
-                        rows.weights.begin() + static_cast<std::ptrdiff_t>(first),
-                        rows.weights.begin() + static_cast<std::ptrdiff_t>(last));
-  w.pending_columns.insert(w.pending_columns.end(),
-                           rows.targets.begin() + static_cast<std::ptrdiff_t>(first),
-                           rows.targets.begin() + static_cast<std::ptrdiff_t>(last));
-  const QuietErrors quiet;
-  w.flush(/*last=*/false);
-}
-
-void Hdf5CsrWriter::finish() {
-  Impl& w = *impl_;
-  if (w.finished || w.indptr.size() != static_cast<std::size_t>(w.n) + 1) {
-    throw std::logic_error(
-        fmt::format("Hdf5CsrWriter::finish: {} of {} rows appended", w.indptr.size() - 1, w.n));
-  }
-  const QuietErrors quiet;
-  w.flush(/*last=*/true);
-  write_1d(w.site, w.group.get(), "indptr", H5T_STD_I64LE, H5T_NATIVE_INT64, w.indptr.data(),
-           w.indptr.size(), w.options.compress);
-  write_csr_attributes(w.site, w.group.get(), w.n);
-  w.data = Handle();
-  w.indices = Handle();
-  w.group = Handle();
-  close_written(w.site, w.file);
-  w.finished = true;
-}
-
-void write_matrix_hdf5_dense(const std::string& path, Index n, const DenseRowProducer& produce_row,
-                             const std::string& object, Hdf5WriteMode mode,
-                             const Hdf5WriteOptions& options) {
-  if (n < 0) throw std::invalid_argument("write_matrix_hdf5_dense: negative order");
-  if (options.chunk_rows < 0)
-    throw std::invalid_argument("write_matrix_hdf5_dense: chunk_rows < 0");
-  const QuietErrors quiet;
-  const Site site(path, /*reading=*/false);
-  Handle file = open_for_writing(site, mode);
-  {
-    const auto order = static_cast<hsize_t>(n);
-    const hsize_t dims[2] = {order, order};
-    const Handle space =
-        site.own(H5Screate_simple(2, dims, nullptr), H5Sclose, "H5Screate_simple", object);
-    // Chunks of whole rows, ~1 MiB unless asked otherwise (a row above 1 MiB is cut in 1 MiB
-    // pieces); blocks written are whole numbers of chunk rows, so no chunk is written twice.
-    const hsize_t rows_cap = std::max<hsize_t>(order, 1);
-    const hsize_t chunk_rows =
-        options.chunk_rows > 0
-            ? std::min<hsize_t>(static_cast<hsize_t>(options.chunk_rows), rows_cap)
-            : std::clamp<hsize_t>(kChunkValues / rows_cap, 1, rows_cap);
-    const hsize_t chunk_cols = options.chunk_rows > 0 ? rows_cap : std::min(rows_cap, kChunkValues);
-    if (chunk_rows * chunk_cols * sizeof(double) > kMaxChunkBytes) {
-      throw std::invalid_argument(fmt::format(
-          "write_matrix_hdf5_dense: a chunk of {} rows of {} values reaches 4 GiB (HDF5's limit)",
-          chunk_rows, chunk_cols));
-    }
-    Handle plist;
-    if (n > 0) {
-      const hsize_t chunk[2] = {chunk_rows, chunk_cols};
-      plist = make_chunked_plist(site, 2, chunk, options.compress);
-    }
-    const Handle link_plist = make_link_plist(site);
-    const Handle dataset =
-        site.own(H5Dcreate2(file.get(), object.c_str(), H5T_IEEE_F64LE, space.get(),
-                            link_plist.get(), n > 0 ? plist.get() : H5P_DEFAULT, H5P_DEFAULT),
-                 H5Dclose, "H5Dcreate2", object);
-    hsize_t block =
-        std::clamp<hsize_t>(kBlockValues / std::max<hsize_t>(order, 1), 1, kMaxBlockRows);
-    block = std::max(chunk_rows, block / chunk_rows * chunk_rows);
-    std::vector<double> buffer;
-    for (hsize_t r = 0; r < order; r += block) {
-      const hsize_t count[2] = {std::min(block, order - r), order};
-      const hsize_t start[2] = {r, 0};
-      buffer.assign(static_cast<std::size_t>(count[0] * order), 0.0);
-      for (hsize_t i = 0; i < count[0]; ++i) {
-        produce_row(static_cast<Index>(r + i),
-                    std::span<double>(buffer).subspan(static_cast<std::size_t>(i * order),
-                                                      static_cast<std::size_t>(order)));
-      }
-      const RowBlock spaces = row_block(site, dataset.get(), start, count, object);
-      site.check(H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, spaces.memory.get(), spaces.file.get(),
-                          H5P_DEFAULT, buffer.data()),
-                 "H5Dwrite", object);
-    }
-  }
-  close_written(site, file);
-}
-
-void write_matrix_hdf5_dense(const std::string& path, Index n, std::span<const double> values,
-                             const std::string& object, Hdf5WriteMode mode,
-                             const Hdf5WriteOptions& options) {
-  const auto order = static_cast<std::size_t>(std::max<Index>(n, 0));
-  if (n < 0 || values.size() != order * order) {
-    throw std::invalid_argument(
-        "write_matrix_hdf5_dense: expected n * n = " + std::to_string(order * order) +
-        " values, got " + std::to_string(values.size()));
-  }
-  write_matrix_hdf5_dense(
-      path, n,
-      [&](Index row, std::span<double> out) {
-        const auto first =
-            values.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(row) * order);
-        std::copy(first, first + static_cast<std::ptrdiff_t>(order), out.begin());
-      },
-      object, mode, options);
-}
-
-namespace {
-
-/// Opens `object` of an existing file for adding the attribute `name` (removed if present) and
-/// hands it to `write`.
-template <typename Write>
-void with_attribute_owner(const std::string& path, const std::string& object,
-                          const std::string& name, const Write& write) {
-  const QuietErrors quiet;
-  const Site site(path, /*reading=*/false);
-  Handle file = open_for_writing(site, Hdf5WriteMode::kAppend);
-  {
-    const Handle owner =
-        site.own(H5Oopen(file.get(), object.c_str(), H5P_DEFAULT), H5Oclose, "H5Oopen", object);
-    const htri_t exists = H5Aexists(owner.get(), name.c_str());
-    if (exists < 0) site.call_failed("H5Aexists", name);
-    if (exists > 0) site.check(H5Adelete(owner.get(), name.c_str()), "H5Adelete", name);
-    write(site, owner.get());
-  }
-  close_written(site, file);
-}
-
-}  // namespace
-
-void write_hdf5_attribute(const std::string& path, const std::string& object,
-                          const std::string& name, const std::string& value) {
-  with_attribute_owner(path, object, name, [&](const Site& site, hid_t owner) {
-    write_string_attribute(site, owner, name.c_str(), value.c_str());
-  });
-}
-
-void write_hdf5_attribute(const std::string& path, const std::string& object,
-                          const std::string& name, std::int64_t value) {
-  with_attribute_owner(path, object, name, [&](const Site& site, hid_t owner) {
-    const Handle space = site.own(H5Screate(H5S_SCALAR), H5Sclose, "H5Screate", name);
-    const Handle attribute = site.own(
-        H5Acreate2(owner, name.c_str(), H5T_STD_I64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
-        H5Aclose, "H5Acreate2", name);
-    site.check(H5Awrite(attribute.get(), H5T_NATIVE_INT64, &value), "H5Awrite", name);
-  });
-}
-
-// ---------------------------------------------------------------------------------------------
-// Parallel (MPI-IO) CSR writing: io/matrix_hdf5_parallel.h.
-
-namespace {
-
-/// Runs `step` on this rank and agrees with every rank of `comm` on the outcome: returns on every
-/// rank when it succeeded everywhere, otherwise throws on every rank so that no rank goes on to a
-/// collective call alone: the lowest failing rank its own error, the others Hdf5PeerError naming
-/// that rank (one message per failure, not one per rank).
-template <typename Step>
-void agreed_step(MPI_Comm comm, const std::string& path, const Step& step) {
-  std::string error;
-  bool invalid = false;
-  try {
-    step();
-  } catch (const std::invalid_argument& e) {
-    error = e.what();
-    invalid = true;
-  } catch (const std::exception& e) {
-    error = e.what();
-  }
-  int rank = 0;
-  int size = 1;
-  if (MPI_Comm_rank(comm, &rank) != MPI_SUCCESS || MPI_Comm_size(comm, &size) != MPI_SUCCESS) {
-    throw Hdf5Error(path + ": MPI_Comm_rank/MPI_Comm_size failed (agreeing on a parallel write)");
-  }
-  const int mine = error.empty() ? size : rank;
-  int first_failed = size;
-  if (MPI_Allreduce(&mine, &first_failed, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) {
-    throw Hdf5Error(path + ": MPI_Allreduce failed (agreeing on a parallel write)");
-  }
-  if (first_failed == size) return;
-  if (first_failed != rank) {
-    throw Hdf5PeerError(fmt::format("{}: a parallel write failed on rank {}", path, first_failed));
-  }
-  if (invalid) throw std::invalid_argument(error);
-  throw Hdf5Error(error);
-}
-
-/// Creates the 1-D dataset `name` of `length` elements in `group` and writes, with the collective
-/// transfer list `transfer`, this rank's `blocks` of it ({start, count}, increasing, disjoint)
-/// from `buffer`, which holds their elements in that order.
-void write_parallel_1d(const Site& site, hid_t group, const std::string& object, const char* name,
-                       hid_t file_type, hid_t memory_type, hsize_t length,
-                       std::span<const std::pair<hsize_t, hsize_t>> blocks, const void* buffer,
-                       hid_t create, hid_t transfer) {
-  const std::string what = object + "/" + name;
-  const Handle space =
-      site.own(H5Screate_simple(1, &length, nullptr), H5Sclose, "H5Screate_simple", what);
-  const Handle dataset =
-      site.own(H5Dcreate2(group, name, file_type, space.get(), H5P_DEFAULT, create, H5P_DEFAULT),
-               H5Dclose, "H5Dcreate2", what);
-  if (length == 0) return;  // the same on every rank: nobody writes
-  const Handle file_space = site.own(H5Dget_space(dataset.get()), H5Sclose, "H5Dget_space", what);
-  site.check(H5Sselect_none(file_space.get()), "H5Sselect_none", what);
-  hsize_t selected = 0;
-  for (const auto& [start, count] : blocks) {
-    if (count == 0) continue;
-    site.check(
-        H5Sselect_hyperslab(file_space.get(), H5S_SELECT_OR, &start, nullptr, &count, nullptr),
-        "H5Sselect_hyperslab", what);
-    selected += count;
-  }
-  // A rank with nothing to write still takes part in the collective write, with empty selections.
-  const hsize_t memory_length = std::max<hsize_t>(selected, 1);
-  const Handle memory_space =
-      site.own(H5Screate_simple(1, &memory_length, nullptr), H5Sclose, "H5Screate_simple", what);
-  if (selected == 0) site.check(H5Sselect_none(memory_space.get()), "H5Sselect_none", what);
-  const std::int64_t placeholder = 0;
-  site.check(H5Dwrite(dataset.get(), memory_type, memory_space.get(), file_space.get(), transfer,
-                      selected > 0 ? buffer : &placeholder),
-             "H5Dwrite", what);
-}
-
-void check_mpi_call(int rc, const char* call, const std::string& path) {
-  if (rc != MPI_SUCCESS) throw Hdf5Error(path + ": " + call + " failed");
-}
-
-}  // namespace
-
-struct Hdf5ParallelCsrFile::Impl {
-  MPI_Comm comm;
-  Site site;
-  Handle file;
-  Handle transfer;  ///< H5FD_MPIO_COLLECTIVE transfers
-  bool closed = false;
-
-  Impl(MPI_Comm c, const std::string& path) : comm(c), site(path, /*reading=*/false) {}
-};
-
-Hdf5ParallelCsrFile::Hdf5ParallelCsrFile(MPI_Comm comm, const std::string& path)
-    : impl_(std::make_unique<Impl>(comm, path)) {
-  const QuietErrors quiet;
-  Impl& f = *impl_;
-  agreed_step(comm, path, [&] {
-    const Handle access = f.site.own(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "H5Pcreate");
-    f.site.check(H5Pset_fapl_mpio(access.get(), comm, MPI_INFO_NULL), "H5Pset_fapl_mpio");
-    f.file = f.site.own(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get()), H5Fclose,
-                        "H5Fcreate");
-    f.transfer = f.site.own(H5Pcreate(H5P_DATASET_XFER), H5Pclose, "H5Pcreate");
-    f.site.check(H5Pset_dxpl_mpio(f.transfer.get(), H5FD_MPIO_COLLECTIVE), "H5Pset_dxpl_mpio");
-  });
-}
-
-Hdf5ParallelCsrFile::~Hdf5ParallelCsrFile() {
-  try {
-    close();
-  } catch (...) {
-    // Already reported by the step that failed; a destructor never throws.
-  }
-}
-
-void Hdf5ParallelCsrFile::write(const std::string& object, Index n, const kernels::Csr& rows) {
-  Impl& f = *impl_;
-  const std::string& path = f.site.path();
-  const std::size_t local_rows = rows.offsets.empty() ? 0 : rows.offsets.size() - 1;
-  const Offset first = rows.offsets.empty() ? 0 : rows.offsets.front();
-  const Offset last = rows.offsets.empty() ? 0 : rows.offsets.back();
-  // This rank's rows and entries follow those of the lower ranks.
-  const std::int64_t local[2] = {static_cast<std::int64_t>(local_rows), last - first};
-  std::int64_t before[2] = {0, 0};
-  std::int64_t total[2] = {0, 0};
-  int rank = 0;
-  check_mpi_call(MPI_Comm_rank(f.comm, &rank), "MPI_Comm_rank", path);
-  check_mpi_call(MPI_Exscan(local, before, 2, MPI_INT64_T, MPI_SUM, f.comm), "MPI_Exscan", path);
-  if (rank == 0) before[0] = before[1] = 0;  // MPI_Exscan leaves rank 0's result undefined
-  check_mpi_call(MPI_Allreduce(local, total, 2, MPI_INT64_T, MPI_SUM, f.comm), "MPI_Allreduce",
-                 path);
-  agreed_step(f.comm, path, [&] {
-    if (n < 0 || total[0] != n) {
-      throw std::invalid_argument(fmt::format(
-          "{}: {}: the ranks hold {} rows of a matrix of order {}", path, object, total[0], n));
-    }
-    for (std::size_t r = 0; r < local_rows; ++r) {
-      if (rows.offsets[r + 1] < rows.offsets[r]) {
-        throw std::invalid_argument(
-            fmt::format("{}: {}: row offsets are not monotone", path, object));
-      }
-    }
-    for (Offset e = first; e < last; ++e) {
-      const Index c = rows.targets[static_cast<std::size_t>(e)];
-      if (c < 0 || c >= n) {
-        throw std::invalid_argument(
-            fmt::format("{}: {}: column {} outside [0, {})", path, object, c, n));
-      }
-    }
-  });
-  const QuietErrors quiet;
-  agreed_step(f.comm, path, [&] {
-    const Site& site = f.site;
-    const Handle link_plist = make_link_plist(site);
-    const Handle group = site.own(
-        H5Gcreate2(f.file.get(), object.c_str(), link_plist.get(), H5P_DEFAULT, H5P_DEFAULT),
-        H5Gclose, "H5Gcreate2", object);
-    // Contiguous and never filled: every element is written once, by its rank.
-    const Handle create = site.own(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, "H5Pcreate");
-    site.check(H5Pset_fill_time(create.get(), H5D_FILL_TIME_NEVER), "H5Pset_fill_time");
-
-    const auto entries = static_cast<hsize_t>(total[1]);
-    const std::pair<hsize_t, hsize_t> slice[1] = {
-        {static_cast<hsize_t>(before[1]), static_cast<hsize_t>(local[1])}};
-    const std::vector<double> values(rows.weights.begin() + first, rows.weights.begin() + last);
-    const std::vector<std::int64_t> columns(rows.targets.begin() + first,
-                                            rows.targets.begin() + last);
-    write_parallel_1d(site, group.get(), object, "data", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, entries,
-                      slice, values.data(), create.get(), f.transfer.get());
-    write_parallel_1d(site, group.get(), object, "indices", H5T_STD_I64LE, H5T_NATIVE_INT64,
-                      entries, slice, columns.data(), create.get(), f.transfer.get());
-
-    // indptr: where each of this rank's rows starts; rank 0 also writes the end, indptr[n].
-    std::vector<std::int64_t> starts;
-    starts.reserve(local_rows + 1);
-    for (std::size_t r = 0; r < local_rows; ++r)
-      starts.push_back(before[1] + (rows.offsets[r] - first));
-    std::vector<std::pair<hsize_t, hsize_t>> blocks = {
-        {static_cast<hsize_t>(before[0]), static_cast<hsize_t>(local_rows)}};
-    if (rank == 0) {
-      starts.push_back(total[1]);
-      blocks.emplace_back(static_cast<hsize_t>(n), 1);
-    }
-    write_parallel_1d(site, group.get(), object, "indptr", H5T_STD_I64LE, H5T_NATIVE_INT64,
-                      static_cast<hsize_t>(n) + 1, blocks, starts.data(), create.get(),
-                      f.transfer.get());
-    write_csr_attributes(site, group.get(), n);
-  });
-}
-
-void Hdf5ParallelCsrFile::write_attribute(const std::string& object, const std::string& name,
-                                          const std::string& value) {
-  Impl& f = *impl_;
-  const QuietErrors quiet;
-  agreed_step(f.comm, f.site.path(), [&] {
-    const Handle owner =
-        f.site.own(H5Oopen(f.file.get(), object.c_str(), H5P_DEFAULT), H5Oclose, "H5Oopen", object);
-    write_string_attribute(f.site, owner.get(), name.c_str(), value.c_str());
-  });
-}
-
-void Hdf5ParallelCsrFile::write_attribute(const std::string& object, const std::string& name,
-                                          std::int64_t value) {
-  Impl& f = *impl_;
-  const QuietErrors quiet;
-  agreed_step(f.comm, f.site.path(), [&] {
-    const Site& site = f.site;
-    const Handle owner =
-        site.own(H5Oopen(f.file.get(), object.c_str(), H5P_DEFAULT), H5Oclose, "H5Oopen", object);
-    const Handle space = site.own(H5Screate(H5S_SCALAR), H5Sclose, "H5Screate", name);
-    const Handle attribute = site.own(
-        H5Acreate2(owner.get(), name.c_str(), H5T_STD_I64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
-        H5Aclose, "H5Acreate2", name);
-    site.check(H5Awrite(attribute.get(), H5T_NATIVE_INT64, &value), "H5Awrite", name);
-  });
-}
-
-void Hdf5ParallelCsrFile::close() {
-  Impl& f = *impl_;
-  if (f.closed) return;
-  f.closed = true;
-  const QuietErrors quiet;
-  agreed_step(f.comm, f.site.path(), [&] {
-    f.transfer = Handle();
-    if (f.file.get() >= 0) close_written(f.site, f.file);
-  });
 }
 
 }  // namespace treematch::io
