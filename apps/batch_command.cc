@@ -30,8 +30,8 @@
 #include "io/matrix_hdf5_reader.h"
 #include "io/matrix_reader.h"
 #include "kernels/utility.h"
-#include "src/distributed/batch_scheduler.h"
-#include "src/distributed/mpi_environment.h"
+#include "src/batch/batch_scheduler.h"
+#include "src/mpi/mpi_environment.h"
 
 namespace treematch::apps {
 namespace {

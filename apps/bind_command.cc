@@ -24,7 +24,7 @@
 #include "io/mapping_writer.h"
 #include "io/process_binding.h"
 #include "io/rankfile_reader.h"
-#include "src/distributed/allocation_topology.h"
+#include "io/allocation_topology.h"
 
 namespace treematch::apps {
 namespace {

@@ -13,7 +13,7 @@
 #include "io/input_error.h"
 #include "io/mapping_writer.h"
 #include "io/topology_reader.h"
-#include "src/distributed/allocation_topology.h"
+#include "io/allocation_topology.h"
 
 namespace treematch::apps {
 

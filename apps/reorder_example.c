@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/distributed/treematch_reorder.h"
+#include "apps/reorder/treematch_reorder.h"
 
 /* A pattern in MPI_Dist_graph_create form; all arrays malloc'ed. */
 struct Pattern {

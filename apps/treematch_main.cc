@@ -19,7 +19,7 @@
 #include "io/hdf5_container.h"
 #include "io/input_error.h"
 #include "io/interrupt_cleanup.h"
-#include "src/distributed/mpi_environment.h"
+#include "src/mpi/mpi_environment.h"
 
 namespace {
 

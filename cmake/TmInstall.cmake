@@ -15,8 +15,8 @@ install(TARGETS libtreematch treematch_reorder treematch-profile EXPORT treematc
 install(FILES ${PROJECT_SOURCE_DIR}/apps/library/treematch.h
               ${PROJECT_SOURCE_DIR}/apps/library/treematch.hpp
               ${PROJECT_SOURCE_DIR}/apps/library/treematch_tm.h
-              ${PROJECT_SOURCE_DIR}/src/distributed/treematch_reorder.h
-              ${PROJECT_SOURCE_DIR}/src/distributed/treematch_phase.h
+              ${PROJECT_SOURCE_DIR}/apps/reorder/treematch_reorder.h
+              ${PROJECT_SOURCE_DIR}/apps/reorder/treematch_phase.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
 install(EXPORT treematchTargets NAMESPACE treematch:: DESTINATION ${tm_package_dir})

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "apps/profile/profile_session.h"
-#include "src/distributed/profile/collective_volume.h"
+#include "apps/profile/collective_volume.h"
 
 namespace {
 
@@ -325,7 +325,7 @@ int MPI_Pcontrol(const int level, ...) {
   return PMPI_Pcontrol(level);
 }
 
-/// The counters the phase API (src/distributed/treematch_phase.h) reads when the library is
+/// The counters the phase API (apps/reorder/treematch_phase.h) reads when the library is
 /// loaded: what this process sent so far to each of the `world_size` world ranks, all classes
 /// together. Found with dlsym, so the phase API needs no link to this library. Returns 0, or -1
 /// outside MPI_Init..MPI_Finalize, for a world size that is not MPI_COMM_WORLD's, or out of memory.
@@ -494,7 +494,7 @@ int MPI_Type_free(MPI_Datatype* type) {
   return PMPI_Type_free(type);
 }
 
-// ---- Collectives (model: src/distributed/profile/collective_volume.h) ------------------------
+// ---- Collectives (model: apps/profile/collective_volume.h) ------------------------
 
 int MPI_Barrier(MPI_Comm comm) {
   const int rc = PMPI_Barrier(comm);

@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "src/distributed/profile/pcontrol_phases.h"
-#include "src/distributed/profile/traffic_recorder.h"
+#include "apps/profile/pcontrol_phases.h"
+#include "apps/profile/traffic_recorder.h"
 
 namespace treematch::profile {
 

@@ -4,7 +4,7 @@
 #include <numeric>
 
 #include "src/cost.h"
-#include "src/distributed/mpi_collectives.h"
+#include "src/mpi/mpi_collectives.h"
 
 namespace treematch::distributed {
 namespace {

@@ -7,7 +7,7 @@
 
 #include "src/comm_graph.h"
 #include "src/distributed/distributed_level_matrix.h"
-#include "src/distributed/mpi_environment.h"
+#include "src/mpi/mpi_environment.h"
 #include "src/mapping_input.h"
 
 namespace treematch::distributed {

@@ -12,7 +12,7 @@
 #include "kernels/candidate_groups.h"
 #include "kernels/group_values.h"
 #include "kernels/partition_refinement.h"
-#include "src/distributed/mpi_collectives.h"
+#include "src/mpi/mpi_collectives.h"
 
 namespace treematch::distributed {
 namespace {

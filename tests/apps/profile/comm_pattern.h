@@ -48,7 +48,7 @@ struct ClassTraffic {
 };
 
 /// What the program sends, by class, under the collective model of apps/profile/README section
-/// (src/distributed/profile/collective_volume.h).
+/// (apps/profile/collective_volume.h).
 struct Traffic {
   ClassTraffic p2p;
   ClassTraffic collective;
