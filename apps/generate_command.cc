@@ -16,7 +16,8 @@
 #include "io/matrix_stream.h"
 #include "io/topology_reader.h"
 #include "kernels/utility.h"
-#include "src/geometric_pattern.h"
+#include "src/patterns/geometric_pattern.h"
+#include "src/patterns/hierarchical_pattern.h"
 
 namespace treematch::apps {
 namespace {
@@ -169,13 +170,17 @@ int run_generate(const GenerateOptions& options) {
   if (!(options.noise >= 0.0) || !std::isfinite(options.noise)) {
     throw io::InputError("--noise", fmt::format("{} is not a finite value >= 0", options.noise));
   }
-  io::HierarchicalMatrixSpec spec;
+  HierarchicalPatternSpec spec;
   spec.ranks = options.ranks;
   spec.noise = options.noise;
   spec.seed = options.seed;
   spec.directed = options.directed;
-  const Index n = io::hierarchical_matrix_order(topology, spec);
-  const io::DenseRowProducer rows = io::hierarchical_matrix_rows(topology, spec);
+  spec.variant = HierarchicalVariant::kGenerate;
+  const HierarchicalPattern pattern(topology, spec);
+  const Index n = pattern.size();
+  const io::DenseRowProducer rows = [&pattern](Index row, std::span<double> values) {
+    pattern.fill_row(row, values);
+  };
   announce_large_output(n, format, options);
 
   io::PendingFile pending(options.output);

@@ -28,7 +28,7 @@ struct GenerateOptions {
 
 CLI::App* add_generate_command(CLI::App& app, GenerateOptions& options);
 
-/// Writes the matrix (io::hierarchical_matrix_rows, or make_geometric_pattern) to `output`
+/// Writes the matrix (HierarchicalPattern, or make_geometric_pattern) to `output`
 /// atomically; one summary line on stderr.
 int run_generate(const GenerateOptions& options);
 

@@ -13,45 +13,20 @@
 #include <system_error>
 #include <vector>
 
+#include "io/hdf5_handle.h"
 #include "io/hdf5_probe.h"
 
 namespace treematch::io {
 namespace {
 
-/// Owns one HDF5 identifier; closes it with the matching H5?close; never throws.
-class Hdf5Id {
- public:
-  using Closer = herr_t (*)(hid_t);
-  Hdf5Id(hid_t id, Closer closer, const std::string& call) : id_(id), closer_(closer) {
-    if (id_ < 0) throw std::runtime_error(call + " failed");
-  }
-  ~Hdf5Id() {
-    if (id_ >= 0) static_cast<void>(closer_(id_));
-  }
-  Hdf5Id(const Hdf5Id&) = delete;
-  Hdf5Id& operator=(const Hdf5Id&) = delete;
-  [[nodiscard]] hid_t get() const { return id_; }
+using hdf5::Handle;
 
- private:
-  hid_t id_;
-  Closer closer_;
-};
-
-/// Silences HDF5's error stack printing for its lifetime (a failure becomes our exception).
-class QuietHdf5 {
- public:
-  QuietHdf5() {
-    if (H5Eget_auto2(H5E_DEFAULT, &function_, &data_) < 0) function_ = nullptr;
-    static_cast<void>(H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr));
-  }
-  ~QuietHdf5() { static_cast<void>(H5Eset_auto2(H5E_DEFAULT, function_, data_)); }
-  QuietHdf5(const QuietHdf5&) = delete;
-  QuietHdf5& operator=(const QuietHdf5&) = delete;
-
- private:
-  H5E_auto2_t function_ = nullptr;
-  void* data_ = nullptr;
-};
+/// Owns `id`, or throws std::runtime_error("<call> failed") for a failed call. (Not Site::own: this
+/// listing's errors are plain std::runtime_error naming the call, and leave HDF5's error stack.)
+Handle own(hid_t id, Handle::Closer closer, const std::string& call) {
+  if (id < 0) throw std::runtime_error(call + " failed");
+  return Handle(id, closer);
+}
 
 void check_hdf5(herr_t code, const std::string& call) {
   if (code < 0) throw std::runtime_error(call + " failed");
@@ -64,8 +39,8 @@ bool has_link(hid_t group, const char* name, const std::string& where) {
 }
 
 std::uint64_t storage_bytes(hid_t location, const char* dataset, const std::string& where) {
-  const Hdf5Id id(H5Dopen2(location, dataset, H5P_DEFAULT), H5Dclose,
-                  "H5Dopen2(" + where + "/" + dataset + ")");
+  const Handle id = own(H5Dopen2(location, dataset, H5P_DEFAULT), H5Dclose,
+                        "H5Dopen2(" + where + "/" + dataset + ")");
   return static_cast<std::uint64_t>(H5Dget_storage_size(id.get()));
 }
 
@@ -75,10 +50,11 @@ constexpr int kMaxHdf5Depth = 64;  ///< guards against hard-link cycles
 /// indices and indptr (scipy CSR; not entered). Groups are walked by link name, hard links only.
 void find_hdf5_matrices(hid_t file, const std::string& name, int depth,
                         std::vector<Hdf5MatrixObject>& found) {
-  const Hdf5Id object(H5Oopen(file, name.c_str(), H5P_DEFAULT), H5Oclose, "H5Oopen(" + name + ")");
+  const Handle object =
+      own(H5Oopen(file, name.c_str(), H5P_DEFAULT), H5Oclose, "H5Oopen(" + name + ")");
   const H5I_type_t type = H5Iget_type(object.get());
   if (type == H5I_DATASET) {
-    const Hdf5Id space(H5Dget_space(object.get()), H5Sclose, "H5Dget_space(" + name + ")");
+    const Handle space = own(H5Dget_space(object.get()), H5Sclose, "H5Dget_space(" + name + ")");
     const int rank = H5Sget_simple_extent_ndims(space.get());
     if (rank < 0) throw std::runtime_error("H5Sget_simple_extent_ndims(" + name + ") failed");
     if (rank != 2) return;
@@ -127,9 +103,9 @@ void find_hdf5_matrices(hid_t file, const std::string& name, int depth,
 std::vector<Hdf5MatrixObject> list_hdf5_matrices(const std::string& path,
                                                  const std::string& object) {
   const auto list = [&] {
-    const QuietHdf5 quiet;
-    const Hdf5Id file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose,
-                      "H5Fopen(" + path + ")");
+    const hdf5::QuietErrors quiet;
+    const Handle file =
+        own(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, "H5Fopen(" + path + ")");
     std::vector<Hdf5MatrixObject> found;
     find_hdf5_matrices(file.get(), object, 0, found);
     return found;

@@ -1,4 +1,4 @@
-// Writes communication matrices in every format treematch reads, streaming rows; and test matrices.
+// Writes communication matrices in every format treematch reads, streaming rows.
 #include "io/matrix_writers.h"
 
 #include <fcntl.h>
@@ -12,9 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iterator>
-#include <limits>
 #include <memory>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -23,7 +21,6 @@
 #include <fmt/format.h>
 
 #include "io/input_error.h"
-#include "kernels/utility.h"
 
 namespace treematch::io {
 namespace {
@@ -134,16 +131,6 @@ WriteSummary write_hdf5_dense(const std::string& path, MatrixRowSource& source,
       },
       options.object, options.mode, options.hdf5);
   return summary;
-}
-
-/// Uniform in [0, bound) from raw mt19937_64 outputs by rejection (portable, unlike
-/// std::uniform_int_distribution whose algorithm differs between standard libraries).
-std::uint64_t uniform_below(std::mt19937_64& engine, std::uint64_t bound) {
-  const std::uint64_t limit =
-      std::numeric_limits<std::uint64_t>::max() - std::numeric_limits<std::uint64_t>::max() % bound;
-  std::uint64_t draw = engine();
-  while (draw >= limit) draw = engine();
-  return draw % bound;
 }
 
 }  // namespace
@@ -312,53 +299,6 @@ WriteSummary write_matrix(const std::string& path, MatrixFormat format, MatrixRo
       return write_hdf5_dense(path, source, options);
   }
   throw std::logic_error("write_matrix: unknown format");
-}
-
-Index hierarchical_matrix_order(const Topology& topology, const HierarchicalMatrixSpec& spec) {
-  return spec.ranks == 0 ? topology.leaf_count() : spec.ranks;
-}
-
-DenseRowProducer hierarchical_matrix_rows(const Topology& topology,
-                                          const HierarchicalMatrixSpec& spec) {
-  const Index leaves = topology.leaf_count();
-  const Index n = hierarchical_matrix_order(topology, spec);
-  if (n < 0 || n > leaves) {
-    throw std::invalid_argument(fmt::format(
-        "hierarchical_matrix_rows: {} ranks for a topology of {} leaves", spec.ranks, leaves));
-  }
-  if (!(spec.noise >= 0.0) || !std::isfinite(spec.noise)) {
-    throw std::invalid_argument(
-        fmt::format("hierarchical_matrix_rows: noise {} is not a finite value >= 0", spec.noise));
-  }
-  // Fisher-Yates from the back over all leaves; the ranks take the first n positions.
-  std::vector<Index> position(static_cast<std::size_t>(leaves));
-  for (Index l = 0; l < leaves; ++l) position[static_cast<std::size_t>(l)] = l;
-  std::mt19937_64 engine(spec.seed);
-  for (std::size_t i = position.size(); i > 1; --i) {
-    const auto j = static_cast<std::size_t>(uniform_below(engine, i));
-    std::swap(position[i - 1], position[j]);
-  }
-  position.resize(static_cast<std::size_t>(n));
-  // 10^(depth - h) for h = 0..depth.
-  std::vector<double> level_value(static_cast<std::size_t>(topology.depth()) + 1);
-  for (std::size_t h = 0; h < level_value.size(); ++h)
-    level_value[h] = std::pow(10.0, static_cast<double>(level_value.size() - 1 - h));
-  const std::uint64_t key = kernels::splitmix64(spec.seed);
-  return [topology, position = std::move(position), level_value = std::move(level_value), key,
-          noise = spec.noise, directed = spec.directed](Index row, std::span<double> values) {
-    const Index here = position[static_cast<std::size_t>(row)];
-    for (std::size_t c = 0; c < position.size(); ++c) {
-      const auto col = static_cast<Index>(c);
-      const int h = topology.common_ancestor_height(here, position[c]);
-      const auto a = static_cast<std::uint64_t>(directed ? row : std::min(row, col));
-      const auto b = static_cast<std::uint64_t>(directed ? col : std::max(row, col));
-      // 53 random bits -> uniform double in [0, 1).
-      const double u =
-          static_cast<double>(kernels::splitmix64(key ^ kernels::splitmix64((a << 32) | b)) >> 11) *
-          0x1.0p-53;
-      values[c] = level_value[static_cast<std::size_t>(h)] * (1.0 + noise * u);
-    }
-  };
 }
 
 }  // namespace treematch::io

@@ -1,7 +1,6 @@
-// Writes communication matrices in every format treematch reads, streaming rows; and test matrices.
+// Writes communication matrices in every format treematch reads, streaming rows.
 #pragma once
 
-#include <cstdint>
 #include <string>
 
 #include "io/atomic_file.h"
@@ -9,7 +8,6 @@
 #include "io/matrix_stream.h"
 #include "io/matrix_text_reader.h"
 #include "src/comm_graph.h"
-#include "src/topology.h"
 
 namespace treematch::io {
 
@@ -71,29 +69,5 @@ WriteSummary write_matrix_text(const std::string& path, MatrixRowSource& source,
 /// not: see summary.integer_weights).
 WriteSummary write_matrix_metis(const std::string& path, MatrixRowSource& source);
 WriteSummary write_matrix_metis(const std::string& path, const CommGraph& graph);
-
-/// The synthetic "hierarchical with noise" matrix of the benchmarks (case D1 on a 128x16x2x4 tree):
-/// rank r runs on leaf position[r], where `position` is the first `ranks` entries of a seeded
-/// random permutation of the topology's leaves, and entry (i, j) = 10^(depth - h) x (1 + noise x
-/// u_ij) where h = topology.common_ancestor_height(position[i], position[j]) and u_ij is uniform in
-/// [0, 1). Every entry is non-zero (the diagonal, h = 0, included; readers drop it).
-struct HierarchicalMatrixSpec {
-  Index ranks = 0;  ///< 0 = one rank per leaf
-  double noise = 0.1;
-  std::uint64_t seed = 1;
-  /// u_ij drawn for the pair {i, j} (symmetric matrix) or, when directed, for (i, j) and (j, i)
-  /// independently.
-  bool directed = false;
-};
-
-/// Row producer of that matrix, deterministic for a given spec and topology on every platform
-/// (std::mt19937_64 with rejection sampling for the permutation, SplitMix64 of (seed, i, j) for
-/// the noise). Throws std::invalid_argument for ranks outside [0, leaf_count] or a negative or
-/// non-finite noise.
-DenseRowProducer hierarchical_matrix_rows(const Topology& topology,
-                                          const HierarchicalMatrixSpec& spec);
-
-/// The order of that matrix (spec.ranks, or the leaf count when it is 0).
-Index hierarchical_matrix_order(const Topology& topology, const HierarchicalMatrixSpec& spec);
 
 }  // namespace treematch::io

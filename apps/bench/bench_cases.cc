@@ -199,7 +199,11 @@ LoadedCase load_case(const CaseSpec& spec, const std::string& data_dir, std::uin
     loaded.topology_spec = loaded.topology.to_tleaf();
   }
   if (spec.matrix_source == MatrixSource::kHierarchical) {
-    loaded.dense.emplace(loaded.topology, spec.noise, seed);
+    HierarchicalPatternSpec hierarchical;
+    hierarchical.noise = spec.noise;
+    hierarchical.seed = seed;
+    hierarchical.variant = HierarchicalVariant::kBenchD1;
+    loaded.dense.emplace(loaded.topology, hierarchical);
     loaded.processes = loaded.dense->size();
     loaded.entries = loaded.dense->entries();
     loaded.matrix_origin = fmt::format(

@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "apps/bench/hierarchical.h"
 #include "src/comm_graph.h"
-#include "src/geometric_pattern.h"
 #include "src/mapping.h"
-#include "src/stencil_pattern.h"
+#include "src/patterns/geometric_pattern.h"
+#include "src/patterns/hierarchical_pattern.h"
+#include "src/patterns/stencil_pattern.h"
 #include "src/topology.h"
 
 namespace treematch::bench {
@@ -26,7 +26,7 @@ enum class TopologySource {
 enum class MatrixSource {
   kDataFile,      ///< `matrix` is a path relative to the data folder, read with io::read_matrix
   kStencil,       ///< make_stencil_27(stencil) with the run's seed
-  kHierarchical,  ///< HierarchicalMatrix(topology, noise, the run's seed): dense, never held whole
+  kHierarchical,  ///< HierarchicalPattern (kBenchD1) with the run's seed: dense, never held whole
   kGeometric,     ///< make_geometric_pattern(geometric) with the run's seed
 };
 
@@ -56,7 +56,7 @@ struct LoadedCase {
   /// The matrix, except for kHierarchical, whose dense order would not fit comfortably (16384^2
   /// entries are 3.2 GB as CSR): that one is produced row by row from `dense`.
   std::optional<CommGraph> graph;
-  std::optional<HierarchicalMatrix> dense;
+  std::optional<HierarchicalPattern> dense;
   Index processes = 0;
   long long entries = 0;      ///< stored non-zeros of the symmetric matrix (both directions)
   std::string matrix_origin;  ///< the data file, or a description of the synthetic pattern

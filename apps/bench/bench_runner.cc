@@ -211,7 +211,7 @@ std::string write_treematch_input(const CaseSpec& spec, const LoadedCase& loaded
     case MatrixFile::kHdf5Dense: {
       const fs::path path = dir / "matrix.h5";
       if (loaded.dense) {
-        const HierarchicalMatrix& dense = *loaded.dense;
+        const HierarchicalPattern& dense = *loaded.dense;
         io::write_matrix_hdf5_dense(
             path.string(), dense.size(),
             [&](Index row, std::span<double> values) { dense.fill_row(row, values); }, "/matrix",
@@ -384,7 +384,7 @@ CaseResult run_case(const CaseSpec& spec, const BenchOptions& options, const fs:
       if (loaded->graph) {
         result.scotch_weights = write_scotch_graph(scotch_graph.string(), *loaded->graph);
       } else {
-        const HierarchicalMatrix& dense = *loaded->dense;
+        const HierarchicalPattern& dense = *loaded->dense;
         result.scotch_weights = write_scotch_graph_dense(
             scotch_graph.string(), dense.size(),
             [&](Index row, std::span<double> values) { dense.fill_row(row, values); });

@@ -24,7 +24,6 @@
 #include "io/matrix_reader.h"
 #include "io/matrix_stream.h"
 #include "io/matrix_writers.h"
-#include "io/topology_reader.h"
 #include "tests/graph_arrays.h"
 #include "tests/h5_id.h"
 #include "tests/seed_example.h"
@@ -461,61 +460,6 @@ TEST(MatrixWritersFormat, FromExtensionOrName) {
   EXPECT_THROW(parse_matrix_format("xml", "b.h5"), InputError);
   EXPECT_TRUE(extension_matches(MatrixFormat::kMat, "b.txt"));
   EXPECT_FALSE(extension_matches(MatrixFormat::kCsv, "b.txt"));
-}
-
-// ---------------------------------------------------------------- hierarchical generator
-
-TEST(HierarchicalMatrix, ValuesFollowTheTreeWithBoundedNoise) {
-  // pack:2 core:2 pu:1 -> depth 2:   leaves 0 1 | 2 3
-  // a rank's sibling core (h = 1) gets 10 x (1 + noise), the other pack's cores (h = 2) 1 x (...).
-  const Topology topology = read_topology("pack:2 core:2 pu:1");
-  HierarchicalMatrixSpec spec;
-  spec.noise = 0.1;
-  spec.seed = 42;
-  const DenseRowProducer rows = hierarchical_matrix_rows(topology, spec);
-  ASSERT_EQ(hierarchical_matrix_order(topology, spec), 4);
-
-  std::vector<std::vector<double>> m(4, std::vector<double>(4, 0.0));
-  for (Index r = 0; r < 4; ++r) rows(r, m[static_cast<std::size_t>(r)]);
-
-  for (std::size_t i = 0; i < 4; ++i) {
-    int tens = 0;
-    int ones = 0;
-    for (std::size_t j = 0; j < 4; ++j) {
-      EXPECT_EQ(m[i][j], m[j][i]);  // symmetric noise
-      if (i == j) {
-        EXPECT_GE(m[i][j], 100.0);
-        continue;
-      }
-      if (m[i][j] >= 10.0 && m[i][j] < 11.0) ++tens;
-      if (m[i][j] >= 1.0 && m[i][j] < 1.1) ++ones;
-    }
-    EXPECT_EQ(tens, 1) << i;
-    EXPECT_EQ(ones, 2) << i;
-  }
-}
-
-TEST(HierarchicalMatrix, DeterministicPerSeedAndDirectedOnRequest) {
-  const Topology topology = read_topology("pack:4 core:4 pu:1");
-  HierarchicalMatrixSpec spec;
-  spec.ranks = 12;
-  spec.seed = 3;
-  const auto row_of = [&](const HierarchicalMatrixSpec& s, Index r) {
-    std::vector<double> values(12, 0.0);
-    hierarchical_matrix_rows(topology, s)(r, values);
-    return values;
-  };
-  HierarchicalMatrixSpec other = spec;
-  other.seed = 4;
-  HierarchicalMatrixSpec directed = spec;
-  directed.directed = true;
-
-  EXPECT_EQ(row_of(spec, 5), row_of(spec, 5));
-  EXPECT_NE(row_of(spec, 5), row_of(other, 5));
-  EXPECT_NE(row_of(directed, 5)[7], row_of(directed, 7)[5]);
-  EXPECT_EQ(row_of(spec, 5)[7], row_of(spec, 7)[5]);
-  spec.ranks = 17;
-  EXPECT_THROW(hierarchical_matrix_rows(topology, spec), std::invalid_argument);
 }
 
 }  // namespace

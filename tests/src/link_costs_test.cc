@@ -9,7 +9,6 @@
 
 #include "src/constrained_mapping.h"
 #include "src/cost.h"
-#include "src/geometric_pattern.h"
 #include "src/mapping_input.h"
 #include "src/strategies/bottom_up.h"
 #include "src/strategies/prioritised_links.h"
@@ -117,32 +116,6 @@ TEST(TopDown, GivesADeterministicPermutation) {
   }
   EXPECT_EQ(top_down(graph, 2).mapping.leaf_of_rank, leaves);
   EXPECT_THROW((void)top_down(random_sparse_graph(129, 2, 1), 1), std::invalid_argument);
-}
-
-TEST(GeometricPattern, IsSymmetricConnectedAndDeterministic) {
-  GeometricPatternSpec spec;
-  spec.ranks = 64;
-  spec.points = 6000;
-  spec.seed = 3;
-  const CommGraph graph = make_geometric_pattern(spec);
-  EXPECT_EQ(graph.size(), 64);
-  EXPECT_FALSE(graph.was_symmetrised());
-  const kernels::CsrView m = graph.view();
-  for (Index v = 0; v < m.n; ++v) {
-    EXPECT_GT(m.row_end(v) - m.row_begin(v), 0) << "part " << v << " has no neighbour";
-    for (Offset e = m.row_begin(v); e < m.row_end(v); ++e)
-      EXPECT_EQ(m.weights[static_cast<std::size_t>(e)],
-                std::floor(m.weights[static_cast<std::size_t>(e)]));  // edges cut: integers
-  }
-  const CommGraph again = make_geometric_pattern(spec);
-  EXPECT_TRUE(std::equal(m.targets.begin(), m.targets.end(), again.view().targets.begin()));
-  EXPECT_TRUE(std::equal(m.weights.begin(), m.weights.end(), again.view().weights.begin()));
-  spec.seed = 4;
-  const CommGraph other = make_geometric_pattern(spec);
-  EXPECT_FALSE(other.nnz() == graph.nnz() &&
-               std::equal(m.targets.begin(), m.targets.end(), other.view().targets.begin()));
-  spec.points = 10;
-  EXPECT_THROW((void)make_geometric_pattern(spec), std::invalid_argument);
 }
 
 }  // namespace

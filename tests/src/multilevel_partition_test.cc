@@ -16,7 +16,7 @@
 
 #include "src/constrained_mapping.h"
 #include "src/cost.h"
-#include "src/stencil_pattern.h"
+#include "src/patterns/stencil_pattern.h"
 #include "src/treematch.h"
 #include "tests/src/hierarchical_pattern.h"
 

@@ -12,7 +12,7 @@
 
 #include "src/context.h"
 #include "src/cost.h"
-#include "src/stencil_pattern.h"
+#include "src/patterns/stencil_pattern.h"
 #include "src/strategies/identity.h"
 #include "src/topology.h"
 #include "src/treematch.h"

@@ -24,15 +24,10 @@ struct StencilSpec {
   std::uint64_t seed = 1;  ///< of the rank permutation
 };
 
-/// A uniformly random permutation of 0..n-1, portable across platforms and standard libraries:
-/// std::mt19937_64(seed), unbiased rejection sampling on its raw outputs, Fisher-Yates from the
-/// back. Throws std::invalid_argument if n < 0.
-std::vector<Index> seeded_permutation(Index n, std::uint64_t seed);
-
 /// The stencil's symmetric communication graph. Cell (x, y, z) has grid index x + nx * (y + ny * z)
-/// and runs as rank seeded_permutation(cells, seed)[grid index], so the rank order says nothing
-/// about the geometry. Throws std::invalid_argument for a dimension < 1 or more than 2^31 - 1
-/// cells.
+/// and runs as rank seeded_permutation(cells, seed)[grid index] (src/patterns/permutation.h), so
+/// the rank order says nothing about the geometry. Throws std::invalid_argument for a dimension < 1
+/// or more than 2^31 - 1 cells.
 CommGraph make_stencil_27(const StencilSpec& spec);
 
 /// The cells a node of the tree holds in a nested block mapping: a box of x by y by z cells.

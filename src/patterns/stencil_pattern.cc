@@ -1,26 +1,17 @@
 // Builds the 27-point stencil graph with a seeded, portable rank permutation, and its nested block
 // mapping.
-#include "src/stencil_pattern.h"
+#include "src/patterns/stencil_pattern.h"
 
 #include <algorithm>
 #include <limits>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
+#include "src/patterns/permutation.h"
+
 namespace treematch {
 namespace {
-
-/// Uniform integer in [0, bound) from raw 64-bit outputs, rejecting the biased tail.
-std::uint64_t uniform_below(std::mt19937_64& rng, std::uint64_t bound) {
-  const std::uint64_t limit =
-      std::numeric_limits<std::uint64_t>::max() - std::numeric_limits<std::uint64_t>::max() % bound;
-  for (;;) {
-    const std::uint64_t draw = rng();
-    if (draw < limit) return draw % bound;
-  }
-}
 
 /// The number of cells, checked as make_stencil_27 documents; `who` names the caller.
 Index cell_count(const StencilSpec& spec, const char* who) {
@@ -39,18 +30,6 @@ std::string box_text(const CellBox& box) {
 }
 
 }  // namespace
-
-std::vector<Index> seeded_permutation(Index n, std::uint64_t seed) {
-  if (n < 0) throw std::invalid_argument("seeded_permutation: negative size");
-  std::vector<Index> perm(static_cast<std::size_t>(n));
-  for (Index i = 0; i < n; ++i) perm[static_cast<std::size_t>(i)] = i;
-  std::mt19937_64 rng(seed);
-  for (Index i = n - 1; i > 0; --i) {
-    const auto j = static_cast<std::size_t>(uniform_below(rng, static_cast<std::uint64_t>(i) + 1));
-    std::swap(perm[static_cast<std::size_t>(i)], perm[j]);
-  }
-  return perm;
-}
 
 CommGraph make_stencil_27(const StencilSpec& spec) {
   const Index cells = cell_count(spec, "make_stencil_27");

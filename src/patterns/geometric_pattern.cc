@@ -1,5 +1,5 @@
 // The block graph of a random geometric graph cut by recursive coordinate bisection.
-#include "src/geometric_pattern.h"
+#include "src/patterns/geometric_pattern.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "src/patterns/permutation.h"
+
 namespace treematch {
 namespace {
 
@@ -19,15 +21,6 @@ using kernels::at;
 /// Uniform in [0, 1) from the 53 high bits of a raw output.
 double uniform(std::mt19937_64& rng) {
   return static_cast<double>(rng() >> 11) * 0x1.0p-53;
-}
-
-/// Uniform integer in [0, bound), rejecting the biased tail.
-std::uint64_t below(std::mt19937_64& rng, std::uint64_t bound) {
-  const std::uint64_t limit = ~std::uint64_t{0} - ~std::uint64_t{0} % bound;
-  for (;;) {
-    const std::uint64_t draw = rng();
-    if (draw < limit) return draw % bound;
-  }
 }
 
 struct Point {
@@ -158,13 +151,8 @@ CommGraph make_geometric_pattern(const GeometricPatternSpec& spec) {
     }
   }
   std::sort(cut.begin(), cut.end());
-  // Parts run on ranks drawn at random.
-  std::vector<Index> rank_of_part(at(spec.ranks));
-  std::iota(rank_of_part.begin(), rank_of_part.end(), 0);
-  for (Index i = spec.ranks - 1; i > 0; --i) {
-    const auto j = static_cast<std::size_t>(below(rng, static_cast<std::uint64_t>(i) + 1));
-    std::swap(rank_of_part[at(i)], rank_of_part[j]);
-  }
+  // Parts run on ranks drawn at random, from the same engine after the points and hotspots.
+  const std::vector<Index> rank_of_part = draw_permutation(spec.ranks, rng);
   std::vector<Triplet> triplets;
   for (std::size_t i = 0; i < cut.size();) {
     std::size_t j = i;

@@ -1,6 +1,6 @@
 // Tests of the stencil's nested block mapping: its shape, its leaves, and its optimality where it
 // can be checked by brute force.
-#include "src/stencil_pattern.h"
+#include "src/patterns/stencil_pattern.h"
 
 #include <gtest/gtest.h>
 
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "src/cost.h"
+#include "src/patterns/permutation.h"
 #include "src/topology.h"
 #include "tests/src/hierarchical_pattern.h"
 

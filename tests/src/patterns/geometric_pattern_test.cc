@@ -1,0 +1,40 @@
+// Tests of the geometric pattern: a symmetric, connected block graph of integer cuts, per seed.
+#include "src/patterns/geometric_pattern.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace treematch {
+namespace {
+
+TEST(GeometricPattern, IsSymmetricConnectedAndDeterministic) {
+  GeometricPatternSpec spec;
+  spec.ranks = 64;
+  spec.points = 6000;
+  spec.seed = 3;
+  const CommGraph graph = make_geometric_pattern(spec);
+  EXPECT_EQ(graph.size(), 64);
+  EXPECT_FALSE(graph.was_symmetrised());
+  const kernels::CsrView m = graph.view();
+  for (Index v = 0; v < m.n; ++v) {
+    EXPECT_GT(m.row_end(v) - m.row_begin(v), 0) << "part " << v << " has no neighbour";
+    for (Offset e = m.row_begin(v); e < m.row_end(v); ++e)
+      EXPECT_EQ(m.weights[static_cast<std::size_t>(e)],
+                std::floor(m.weights[static_cast<std::size_t>(e)]));  // edges cut: integers
+  }
+  const CommGraph again = make_geometric_pattern(spec);
+  EXPECT_TRUE(std::equal(m.targets.begin(), m.targets.end(), again.view().targets.begin()));
+  EXPECT_TRUE(std::equal(m.weights.begin(), m.weights.end(), again.view().weights.begin()));
+  spec.seed = 4;
+  const CommGraph other = make_geometric_pattern(spec);
+  EXPECT_FALSE(other.nnz() == graph.nnz() &&
+               std::equal(m.targets.begin(), m.targets.end(), other.view().targets.begin()));
+  spec.points = 10;
+  EXPECT_THROW((void)make_geometric_pattern(spec), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace treematch
