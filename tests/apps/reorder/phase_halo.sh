@@ -10,7 +10,7 @@ trap 'rm -rf "$scratch"' EXIT
 "$mpiexec" -n "$ranks" --oversubscribe --allow-run-as-root \
   -x LD_PRELOAD="$prefix$profile" -x TREEMATCH_PROFILE_OUT="$scratch/whole.h5" \
   "$program" "$scratch/pattern.h5" "$topology" "$scratch/injob.perm" "$scratch/identity.perm" |
-  grep -qx ok
+  grep -qx "checks: ok"
 "$treematch" map -m "$scratch/pattern.h5:/phase/halo" -t "$topology" --format perm \
   -o "$scratch/offline.perm" 2>/dev/null
 weighted() {

@@ -7,9 +7,10 @@
  *   - the placement (vertex k on the slot of the process that got rank k) costs less than rank
  *     order on the machine (hops between slots: 0 same slot, 2 same package, 4 else), checked
  *     with `per_package` slots per package.
- * Reorder false must return the ranks unchanged. Prints "ok" on rank 0; exits 1 on a failure.
- * With a second argument "refused" (TREEMATCH_REORDER_TOPOLOGY then names no machine), every
- * constructor must instead fail on every rank with MPI_COMM_NULL, and MPI_COMM_WORLD still work. */
+ * Reorder false must return the ranks unchanged. Prints "checks: ok" on rank 0; exits 1 on a
+ * failure. With a second argument "refused" (TREEMATCH_REORDER_TOPOLOGY then names no machine),
+ * every constructor must instead fail on every rank with MPI_COMM_NULL, and MPI_COMM_WORLD still
+ * work. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,7 +122,7 @@ int main(int argc, char** argv) {
     }
     int total = 0;
     MPI_Allreduce(&failures_, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank_ == 0) printf(total == 0 ? "ok\n" : "%d failures\n", total);
+    if (rank_ == 0) printf(total == 0 ? "checks: ok\n" : "%d failures\n", total);
     MPI_Finalize();
     return total == 0 ? 0 : 1;
   }
@@ -228,7 +229,7 @@ int main(int argc, char** argv) {
 
   int total = 0;
   MPI_Allreduce(&failures_, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  if (rank_ == 0) printf(total == 0 ? "ok\n" : "%d failures\n", total);
+  if (rank_ == 0) printf(total == 0 ? "checks: ok\n" : "%d failures\n", total);
   MPI_Finalize();
   return total == 0 ? 0 : 1;
 }
