@@ -188,8 +188,7 @@ int run_generate(const GenerateOptions& options) {
   if (format == io::MatrixFormat::kHdf5Dense) {
     // Straight from the producer: no detour through sparse rows.
     const io::DenseRowProducer counted = [&](Index row, std::span<double> values) {
-      writing.at(static_cast<double>(row) / static_cast<double>(n),
-                 fmt::format(", row {} of {}", row, n));
+      report_rows(writing, row, n);
       rows(row, values);
     };
     io::write_matrix_hdf5_dense(pending.temporary(), n, counted, write.object, write.mode,

@@ -105,6 +105,21 @@ std::string strategy_line(const StrategyTrace& strategy) {
                      strategy.seconds);
 }
 
+/// --verbose: the progress line's steps, plus each walk level's and each strategy's line printed
+/// below it as that level or strategy ends.
+class VerboseProgress final : public ProgressObserver {
+ public:
+  explicit VerboseProgress(ProgressDisplay& display) : display_(display) {}
+  void step(const std::string& what, double fraction) override { display_.step(what, fraction); }
+  void strategy_ended(const StrategyTrace& trace) override { display_.print(strategy_line(trace)); }
+  void level_ended(const std::string& what, const LevelTrace& level) override {
+    display_.print("  " + what + " ended: " + level_line(level) + "\n");
+  }
+
+ private:
+  ProgressDisplay& display_;
+};
+
 std::string summary(const MapOptions& options, const Inputs& inputs, const TreeMatchResult& result,
                     const std::vector<CostRow>& rows, double map_seconds) {
   const Topology& topo = inputs.topology;
@@ -323,15 +338,10 @@ int run_map(const MapOptions& options) {
   if (output.hosts.empty()) output.hosts = inputs.hosts;  // --topology allocation names its nodes
 
   Context ctx = map_context(options, inputs);
-  if (options.verbose && options.writer) {  // once per job
-    progress.print(describe(ctx));
-    progress.on_strategy_ended(
-        [&progress](const StrategyTrace& trace) { progress.print(strategy_line(trace)); });
-    progress.on_level_ended([&progress](const std::string& what, const LevelTrace& level) {
-      progress.print("  " + what + " ended: " + level_line(level) + "\n");
-    });
-  }
-  ctx.progress = &progress;
+  VerboseProgress verbose(progress);
+  const bool verbose_here = options.verbose && options.writer;  // once per job
+  if (verbose_here) progress.print(describe(ctx));
+  ctx.progress = verbose_here ? static_cast<ProgressObserver*>(&verbose) : &progress;
   progress.phase("mapping");
 
   const MapOutcome outcome = compute_mapping(

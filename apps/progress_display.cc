@@ -77,23 +77,6 @@ void ProgressDisplay::step(const std::string& what, double fraction) {
   }
 }
 
-void ProgressDisplay::on_strategy_ended(std::function<void(const StrategyTrace&)> action) {
-  strategy_action_ = std::move(action);
-}
-
-void ProgressDisplay::strategy_ended(const StrategyTrace& trace) {
-  if (strategy_action_) strategy_action_(trace);
-}
-
-void ProgressDisplay::on_level_ended(
-    std::function<void(const std::string&, const LevelTrace&)> action) {
-  level_action_ = std::move(action);
-}
-
-void ProgressDisplay::level_ended(const std::string& what, const LevelTrace& level) {
-  if (level_action_) level_action_(what, level);
-}
-
 void ProgressDisplay::print(const std::string& text) {
   const std::lock_guard<std::mutex> lock(mutex_);
   if (drawn_) std::fputs("\r\033[K", stderr);

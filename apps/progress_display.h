@@ -4,7 +4,6 @@
 
 #include <chrono>
 #include <condition_variable>
-#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -29,12 +28,6 @@ class ProgressDisplay final : public ProgressObserver {
   /// A phase of the command ("reading", "mapping", "writing"): fraction unknown until step().
   void phase(const std::string& name);
   void step(const std::string& what, double fraction) override;
-  /// What to do when a strategy ends (set before the work starts); nothing by default.
-  void on_strategy_ended(std::function<void(const StrategyTrace&)> action);
-  void strategy_ended(const StrategyTrace& trace) override;
-  /// What to do when a walk level ends (set before the work starts); nothing by default.
-  void on_level_ended(std::function<void(const std::string&, const LevelTrace&)> action);
-  void level_ended(const std::string& what, const LevelTrace& level) override;
   /// Prints `text` on stderr below a cleared progress line (which comes back at the next redraw).
   void print(const std::string& text);
   /// Stops drawing and clears the line; later calls draw nothing.
@@ -50,8 +43,6 @@ class ProgressDisplay final : public ProgressObserver {
   std::chrono::steady_clock::time_point last_draw_{};
   int drawn_percent_ = -1;  ///< on the line now; -1: none
   bool enabled_;
-  std::function<void(const StrategyTrace&)> strategy_action_;
-  std::function<void(const std::string&, const LevelTrace&)> level_action_;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::string phase_;

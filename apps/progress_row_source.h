@@ -12,6 +12,12 @@
 
 namespace treematch::apps {
 
+/// Tells `span` that `done` of `n` rows are written ("..., row done of n").
+inline void report_rows(const ProgressSpan& span, kernels::Index done, kernels::Index n) {
+  span.at(n > 0 ? static_cast<double>(done) / static_cast<double>(n) : 1.0,
+          fmt::format(", row {} of {}", done, n));
+}
+
 class ProgressRowSource final : public io::MatrixRowSource {
  public:
   /// Reports to `span` after each block of `inner`'s rows; `inner` must outlive this source.
@@ -26,9 +32,7 @@ class ProgressRowSource final : public io::MatrixRowSource {
   kernels::Index append_rows(kernels::Csr& rows) override {
     const kernels::Index appended = inner_.append_rows(rows);
     handed_ += appended;
-    const kernels::Index n = inner_.size();
-    span_.at(n > 0 ? static_cast<double>(handed_) / static_cast<double>(n) : 1.0,
-             fmt::format(", row {} of {}", handed_, n));
+    report_rows(span_, handed_, inner_.size());
     return appended;
   }
 
