@@ -20,27 +20,88 @@ void replace_member(Groups& groups, Index g, Index from, Index to) {
   std::sort(first, last);
 }
 
+/// conn(u, owner u) for every stored process u, in row order.
+std::vector<Weight> internal_weights(CsrView m, Index stored, std::span<const Index> owner) {
+  std::vector<Weight> internal(at(stored), 0.0);
+  for (Index u = 0; u < stored; ++u) {
+    for (Offset e = m.row_begin(u); e < m.row_end(u); ++e) {
+      if (owner[at(m.targets[at(e)])] == owner[at(u)]) internal[at(u)] += m.weights[at(e)];
+    }
+  }
+  return internal;
+}
+
 /// One worker's view: v's options, then their partner gains, then the best.
 struct ProposalScratch {
   explicit ProposalScratch(Index groups) : finder(groups) {}
 
   SwapProposal propose(CsrView m, Index stored, const Groups& groups,
-                       const std::vector<Index>& owner, Index v) {
+                       const std::vector<Index>& owner, std::span<const Weight> internal, Index v) {
     if (v >= stored) return {};  // artificial: moved only as someone's partner
     options.clear();
     finder.options(m, v, v, groups, owner, options);
-    gains.resize(options.size());
-    for (std::size_t o = 0; o < options.size(); ++o) {
-      const SwapOption& option = options[o];
-      gains[o] = option.u < stored ? partner_gain(m, option.u, owner, option.a, option.b, v) : 0.0;
+    if (internal.empty()) {
+      gains.resize(options.size());
+      for (std::size_t o = 0; o < options.size(); ++o) {
+        const SwapOption& option = options[o];
+        gains[o] =
+            option.u < stored ? partner_gain(m, option.u, owner, option.a, option.b, v) : 0.0;
+      }
+    } else {
+      gains_from_own_group(m, stored, groups, owner, internal, v);
     }
     return best_swap(v, options, gains);
+  }
+
+  /// partner_gain for every option, from the rows of v's group A instead of each partner u's
+  /// row: conn(u, A) adds w(x, u) over the members x of A in increasing order, which is u's row
+  /// order (rows sorted, the matrix symmetric), so the sums are the same; conn(u, B) is u's
+  /// internal weight. k rows per process instead of 2k.
+  void gains_from_own_group(CsrView m, Index stored, const Groups& groups,
+                            const std::vector<Index>& owner, std::span<const Weight> internal,
+                            Index v) {
+    // Options come as each target group's members in order, one block of k per target.
+    const std::size_t k = at(groups.k);
+    to_a.assign(options.size(), 0.0);
+    to_v.assign(options.size(), 0.0);
+    const auto option_of = [&](Index u) -> std::ptrdiff_t {
+      for (std::size_t first = 0; first < options.size(); first += k) {
+        if (owner[at(u)] != options[first].b) continue;
+        const std::span<const Index> block = groups.group(options[first].b);
+        return static_cast<std::ptrdiff_t>(first) +
+               (std::lower_bound(block.begin(), block.end(), u) - block.begin());
+      }
+      return -1;
+    };
+    for (Index x : groups.group(owner[at(v)])) {
+      if (x >= stored) continue;
+      for (Offset e = m.row_begin(x); e < m.row_end(x); ++e) {
+        const std::ptrdiff_t o = option_of(m.targets[at(e)]);
+        if (o < 0) continue;
+        to_a[at(o)] += m.weights[at(e)];
+        if (x == v) to_v[at(o)] = m.weights[at(e)];
+      }
+    }
+    gains.resize(options.size());
+    for (std::size_t o = 0; o < options.size(); ++o) {
+      const Index u = options[o].u;
+      gains[o] = u < stored ? to_a[o] - internal[at(u)] - 2.0 * to_v[o] : 0.0;
+    }
   }
 
   SwapOptionFinder finder;
   std::vector<SwapOption> options;
   std::vector<double> gains;
+  std::vector<double> to_a;
+  std::vector<double> to_v;
 };
+
+bool members_sorted(const Groups& groups) {
+  for (Index g = 0; g < groups.count(); ++g) {
+    if (!std::is_sorted(groups.group(g).begin(), groups.group(g).end())) return false;
+  }
+  return true;
+}
 
 long long refine(CsrView m, Groups& groups, int rounds, bool parallel) {
   if (groups.count() < 2) return 0;
@@ -49,7 +110,12 @@ long long refine(CsrView m, Groups& groups, int rounds, bool parallel) {
   std::vector<Index> owner = group_owner(groups, m.n);
   std::vector<SwapProposal> proposals(at(m.n));
   long long swaps = 0;
+  // Sorted members let the partner gains come from the proposer's own group's rows (the
+  // sequential twin, a reference, reads each partner's row).
+  const bool by_own_group = parallel && members_sorted(groups);
   for (int round = 0; round < rounds; ++round) {
+    const std::vector<Weight> internal =
+        by_own_group ? internal_weights(m, stored, owner) : std::vector<Weight>{};
     // 1. Every process proposes its best swap against the same state.
     if (parallel) {
       tbb::enumerable_thread_specific<ProposalScratch> scratch(
@@ -58,11 +124,12 @@ long long refine(CsrView m, Groups& groups, int rounds, bool parallel) {
                         [&](const tbb::blocked_range<Index>& range) {
                           ProposalScratch& local = scratch.local();
                           for (Index v = range.begin(); v != range.end(); ++v)
-                            proposals[at(v)] = local.propose(m, stored, groups, owner, v);
+                            proposals[at(v)] = local.propose(m, stored, groups, owner, internal, v);
                         });
     } else {
       ProposalScratch local(count);
-      for (Index v = 0; v < m.n; ++v) proposals[at(v)] = local.propose(m, stored, groups, owner, v);
+      for (Index v = 0; v < m.n; ++v)
+        proposals[at(v)] = local.propose(m, stored, groups, owner, internal, v);
     }
     // 2. Best first, on groups no applied swap has changed yet.
     const long long applied = apply_swaps(proposals, groups, owner);

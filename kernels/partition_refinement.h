@@ -19,7 +19,9 @@ namespace treematch::kernels {
 /// not depend on the thread count. Cost per round: O(sum over v of deg(v) + 2 k deg(u)).
 /// Returns the swaps applied.
 long long refine_partition(CsrView graph, Groups& groups, int rounds);
-/// Sequential reference twin.
+/// Sequential reference twin; it reads each partner's row for the partner gains where
+/// refine_partition sums the rows of the proposer's group (same sums: rows sorted, matrix
+/// symmetric).
 long long refine_partition_seq(CsrView graph, Groups& groups, int rounds);
 
 // The pieces of one round, for callers whose rows are spread over processes (MPI ranks): v's

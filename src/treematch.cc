@@ -156,7 +156,8 @@ TreeMatchResult treematch_map(const MappingInput& input, const Topology& topolog
   if (!have) best.mapping = identity_mapping(input.size());  // no strategy applied
   // Virtual leaves (oversubscription) back to cores.
   for (Index& leaf : best.mapping.leaf_of_rank) leaf /= per_leaf;
-  best.cost = input.cost(topology, best.mapping);
+  // Without oversubscription the tree is the topology: the kept candidate's cost stands.
+  best.cost = per_leaf == 1 && have ? best_cost : input.cost(topology, best.mapping);
   best.strategies = std::move(traces);
   return best;
 }
