@@ -22,6 +22,10 @@ class GrowthScratch {
   /// Grows `group` (already holding its seed members) to k members; see the header for the rule.
   void grow(CsrView graph, std::span<const Weight> rowsum, std::span<const std::uint8_t> free,
             std::span<const Index> fillers, Index k, std::vector<Index>& group) {
+    if (static_cast<Index>(group.size()) >= k) {  // a seed pair when k = 2: nothing to grow
+      std::sort(group.begin(), group.end());
+      return;
+    }
     for (Index v : group) state_[at(v)] = kMember;
     for (Index v : group) add_neighbours(graph, free, v);
     std::size_t next_filler = 0;

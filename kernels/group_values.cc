@@ -2,6 +2,7 @@
 #include "kernels/group_values.h"
 
 #include <algorithm>
+#include <bit>
 #include <numeric>
 
 #include <tbb/enumerable_thread_specific.h>
@@ -28,7 +29,10 @@ Weight inside_of_row(CsrView rows, Index local_row, std::span<const Index> membe
   const Offset end = rows.row_end(local_row);
   const auto k = static_cast<Offset>(members.size());
   Weight inside = 0.0;
-  if (end - begin > 8 * k * 32) {  // k binary searches of ~32 steps are cheaper than the scan
+  // k binary searches touch ~k log2(length) entries of the row alone; the scan reads every entry
+  // and a mark per entry, scattered over all processes.
+  const Offset length = end - begin;
+  if (k * static_cast<Offset>(std::bit_width(static_cast<std::uint64_t>(length))) < length) {
     const auto first = rows.targets.begin() + begin;
     const auto last = rows.targets.begin() + end;
     for (Index j : members) {
