@@ -13,54 +13,47 @@
 namespace treematch::kernels {
 namespace {
 
-/// Scratch of one worker for growing groups: per vertex its state (taken, untouched, frontier,
-/// member) and its communication with the group, side by side so that visiting a neighbour
-/// costs one scattered access; reset through the list of touched vertices so each growth costs
-/// O(touched), not O(n).
+/// Scratch of one worker for growing groups: dense "communication with the group" per vertex,
+/// reset through the list of touched vertices so each growth costs O(touched), not O(n).
 class GrowthScratch {
  public:
-  /// Vertices not free are taken: never touched nor added.
-  explicit GrowthScratch(std::span<const std::uint8_t> free) : slots_(free.size()) {
-    for (std::size_t v = 0; v < free.size(); ++v) {
-      if (!free[v]) slots_[v].state = kTaken;
-    }
-  }
-
-  /// v may no longer join a group.
-  void take(Index v) { slots_[at(v)].state = kTaken; }
+  explicit GrowthScratch(Index n) : conn_(at(n), 0.0), state_(at(n), kUntouched) {}
 
   /// Grows `group` (already holding its seed members) to k members; see the header for the rule.
-  void grow(CsrView graph, std::span<const Weight> rowsum, std::span<const Index> fillers, Index k,
-            std::vector<Index>& group) {
+  void grow(CsrView graph, std::span<const Weight> rowsum, std::span<const std::uint8_t> free,
+            std::span<const Index> fillers, Index k, std::vector<Index>& group) {
     if (static_cast<Index>(group.size()) >= k) {  // a seed pair when k = 2: nothing to grow
       std::sort(group.begin(), group.end());
       return;
     }
-    for (Index v : group) slots_[at(v)].state = kMember;
-    for (Index v : group) add_neighbours(graph, v);
+    for (Index v : group) state_[at(v)] = kMember;
+    for (Index v : group) add_neighbours(graph, free, v);
     std::size_t next_filler = 0;
     while (static_cast<Index>(group.size()) < k) {
       Index best = -1;
       for (Index x : touched_) {
-        if (slots_[at(x)].state != kFrontier) continue;
+        if (state_[at(x)] != kFrontier) continue;
         if (best < 0 || better(x, best, rowsum)) best = x;
       }
       if (best < 0) {  // no free partner left: the lightest unused vertex
-        while (next_filler < fillers.size() && (slots_[at(fillers[next_filler])].state == kMember ||
-                                                slots_[at(fillers[next_filler])].state == kTaken)) {
+        while (next_filler < fillers.size() &&
+               (state_[at(fillers[next_filler])] == kMember || !free[at(fillers[next_filler])])) {
           ++next_filler;
         }
         if (next_filler == fillers.size()) break;
         best = fillers[next_filler];
       }
-      slots_[at(best)].state = kMember;
+      state_[at(best)] = kMember;
       touched_.push_back(best);
       group.push_back(best);
       // The last member's neighbours could only matter to a member after it.
-      if (static_cast<Index>(group.size()) < k) add_neighbours(graph, best);
+      if (static_cast<Index>(group.size()) < k) add_neighbours(graph, free, best);
     }
-    for (Index v : group) slots_[at(v)] = Slot{};
-    for (Index x : touched_) slots_[at(x)] = Slot{};
+    for (Index v : group) state_[at(v)] = kUntouched;
+    for (Index x : touched_) {
+      state_[at(x)] = kUntouched;
+      conn_[at(x)] = 0.0;
+    }
     touched_.clear();
     std::sort(group.begin(), group.end());
   }
@@ -69,35 +62,28 @@ class GrowthScratch {
   static constexpr std::uint8_t kUntouched = 0;
   static constexpr std::uint8_t kFrontier = 1;
   static constexpr std::uint8_t kMember = 2;
-  static constexpr std::uint8_t kTaken = 3;
-
-  struct Slot {
-    Weight conn = 0.0;  ///< edges to the group's members
-    std::uint8_t state = kUntouched;
-  };
 
   bool better(Index x, Index y, std::span<const Weight> rowsum) const {
-    const Weight cx = slots_[at(x)].conn;
-    const Weight cy = slots_[at(y)].conn;
-    if (cx != cy) return cx > cy;
+    if (conn_[at(x)] != conn_[at(y)]) return conn_[at(x)] > conn_[at(y)];
     if (rowsum[at(x)] != rowsum[at(y)]) return rowsum[at(x)] < rowsum[at(y)];
     return x < y;
   }
 
-  void add_neighbours(CsrView graph, Index v) {
+  void add_neighbours(CsrView graph, std::span<const std::uint8_t> free, Index v) {
     if (v >= static_cast<Index>(graph.offsets.size()) - 1) return;  // artificial: no row
     for (Offset e = graph.row_begin(v); e < graph.row_end(v); ++e) {
-      Slot& slot = slots_[at(graph.targets[static_cast<std::size_t>(e)])];
-      if (slot.state == kTaken || slot.state == kMember) continue;
-      if (slot.state == kUntouched) {
-        slot.state = kFrontier;
-        touched_.push_back(graph.targets[static_cast<std::size_t>(e)]);
+      const Index u = graph.targets[static_cast<std::size_t>(e)];
+      if (!free[at(u)] || state_[at(u)] == kMember) continue;
+      if (state_[at(u)] == kUntouched) {
+        state_[at(u)] = kFrontier;
+        touched_.push_back(u);
       }
-      slot.conn += graph.weights[static_cast<std::size_t>(e)];
+      conn_[at(u)] += graph.weights[static_cast<std::size_t>(e)];
     }
   }
 
-  std::vector<Slot> slots_;
+  std::vector<Weight> conn_;
+  std::vector<std::uint8_t> state_;
   std::vector<Index> touched_;
 };
 
@@ -206,7 +192,8 @@ Groups neighbourhood_candidates(CsrView graph, std::span<const Weight> rowsum,
   const std::size_t per_vertex = at(std::max(seeds, 1)) * at(k);
   // Fixed slots per seed vertex; a seed that yields fewer groups leaves -1 rows, dropped below.
   std::vector<Index> flat(starts.size() * per_vertex, -1);
-  tbb::enumerable_thread_specific<GrowthScratch> scratch([free] { return GrowthScratch(free); });
+  const Index n = static_cast<Index>(free.size());
+  tbb::enumerable_thread_specific<GrowthScratch> scratch([n] { return GrowthScratch(n); });
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, starts.size(), 64), [&](const auto& range) {
     GrowthScratch& local = scratch.local();
     std::vector<std::vector<Index>> groups;
@@ -214,7 +201,7 @@ Groups neighbourhood_candidates(CsrView graph, std::span<const Weight> rowsum,
     for (std::size_t s = range.begin(); s != range.end(); ++s) {
       seeds_of(graph, free, starts[s], seeds, partners, groups);
       for (std::size_t g = 0; g < groups.size(); ++g) {
-        local.grow(graph, rowsum, fillers, k, groups[g]);
+        local.grow(graph, rowsum, free, fillers, k, groups[g]);
         if (static_cast<Index>(groups[g].size()) != k) continue;
         std::copy(groups[g].begin(), groups[g].end(),
                   flat.begin() + static_cast<std::ptrdiff_t>(s * per_vertex + g * at(k)));
@@ -234,14 +221,14 @@ Groups neighbourhood_candidates(CsrView graph, std::span<const Weight> rowsum,
 Groups neighbourhood_candidates_seq(CsrView graph, std::span<const Weight> rowsum,
                                     std::span<const std::uint8_t> free,
                                     std::span<const Index> fillers, Index k, int seeds) {
-  GrowthScratch scratch(free);
+  GrowthScratch scratch(static_cast<Index>(free.size()));
   std::vector<Index> flat;
   std::vector<std::vector<Index>> groups;
   std::vector<std::pair<Weight, Index>> partners;
   for (Index v : seed_vertices(graph, free)) {
     seeds_of(graph, free, v, seeds, partners, groups);
     for (auto& group : groups) {
-      scratch.grow(graph, rowsum, fillers, k, group);
+      scratch.grow(graph, rowsum, free, fillers, k, group);
       if (static_cast<Index>(group.size()) == k)
         flat.insert(flat.end(), group.begin(), group.end());
     }
@@ -334,7 +321,7 @@ Groups pack_remaining(CsrView graph, std::span<const Weight> rowsum, std::span<s
     return rowsum[at(a)] != rowsum[at(b)] ? rowsum[at(a)] > rowsum[at(b)] : a < b;
   });
   std::vector<Index> fillers(order.rbegin(), order.rend());  // lightest first
-  GrowthScratch scratch(free);
+  GrowthScratch scratch(static_cast<Index>(free.size()));
   Groups out;
   out.k = k;
   std::size_t filler_start = 0;
@@ -342,11 +329,9 @@ Groups pack_remaining(CsrView graph, std::span<const Weight> rowsum, std::span<s
     if (!free[at(v)]) continue;
     while (filler_start < fillers.size() && !free[at(fillers[filler_start])]) ++filler_start;
     std::vector<Index> group{v};
-    scratch.grow(graph, rowsum, std::span<const Index>(fillers).subspan(filler_start), k, group);
-    for (Index u : group) {
-      free[at(u)] = 0;
-      scratch.take(u);
-    }
+    scratch.grow(graph, rowsum, free, std::span<const Index>(fillers).subspan(filler_start), k,
+                 group);
+    for (Index u : group) free[at(u)] = 0;
     out.members.insert(out.members.end(), group.begin(), group.end());
   }
   return out;

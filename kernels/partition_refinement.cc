@@ -20,14 +20,18 @@ void replace_member(Groups& groups, Index g, Index from, Index to) {
   std::sort(first, last);
 }
 
-/// conn(u, owner u) for every stored process u, in row order.
+/// conn(u, owner u) for every stored process u, in row order (rows in parallel).
 std::vector<Weight> internal_weights(CsrView m, Index stored, std::span<const Index> owner) {
   std::vector<Weight> internal(at(stored), 0.0);
-  for (Index u = 0; u < stored; ++u) {
-    for (Offset e = m.row_begin(u); e < m.row_end(u); ++e) {
-      if (owner[at(m.targets[at(e)])] == owner[at(u)]) internal[at(u)] += m.weights[at(e)];
-    }
-  }
+  tbb::parallel_for(tbb::blocked_range<Index>(0, stored, 2048),
+                    [&](const tbb::blocked_range<Index>& range) {
+                      for (Index u = range.begin(); u != range.end(); ++u) {
+                        for (Offset e = m.row_begin(u); e < m.row_end(u); ++e) {
+                          if (owner[at(m.targets[at(e)])] == owner[at(u)])
+                            internal[at(u)] += m.weights[at(e)];
+                        }
+                      }
+                    });
   return internal;
 }
 
@@ -40,7 +44,7 @@ struct ProposalScratch {
     if (v >= stored) return {};  // artificial: moved only as someone's partner
     options.clear();
     finder.options(m, v, v, groups, owner, options);
-    if (internal.empty()) {
+    if (internal.empty()) {  // the reference: each partner's own row
       gains.resize(options.size());
       for (std::size_t o = 0; o < options.size(); ++o) {
         const SwapOption& option = options[o];
