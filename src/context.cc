@@ -55,6 +55,7 @@ Context preset_context(Preset preset) {
       ctx.multilevel.budget = 400000;
       ctx.multilevel.max_runs = 16;
       ctx.partition.attempts = 8;
+      ctx.partition.agreeing_attempts = 0;  // every attempt, agreeing or not
       ctx.refinement.cycles = 4;
       ctx.refinement.rounds = 8;
       break;
@@ -149,6 +150,8 @@ std::string describe(const Context& ctx) {
       << "partition.vcycles = " << ctx.partition.vcycles << '\n'
       << "partition.attempts = " << ctx.partition.attempts << '\n'
       << "partition.grow_attempts = " << ctx.partition.grow_attempts << '\n'
+      << "partition.agreeing_attempts = " << ctx.partition.agreeing_attempts << '\n'
+      << "partition.agreement_vertices = " << ctx.partition.agreement_vertices << '\n'
       << "partition.seed = " << ctx.partition.seed << '\n'
       << "refinement.swaps = " << ctx.refinement.swaps << '\n'
       << "refinement.max_entries = " << ctx.refinement.max_entries << '\n'
@@ -284,6 +287,10 @@ void set_option(Context& ctx, std::string_view name, std::string_view value) {
     ctx.partition.attempts = number<int>(name, value, 1);
   } else if (is("partition.grow_attempts")) {
     ctx.partition.grow_attempts = flag(name, value);
+  } else if (is("partition.agreeing_attempts")) {
+    ctx.partition.agreeing_attempts = number<int>(name, value, 0);
+  } else if (is("partition.agreement_vertices")) {
+    ctx.partition.agreement_vertices = number<Index>(name, value, 1);
   } else if (is("partition.seed")) {
     ctx.partition.seed = number<std::uint64_t>(name, value, 0);
   } else if (is("refinement.swaps")) {

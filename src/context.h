@@ -100,6 +100,11 @@ struct PartitionContext {
   int attempts = 4;
   /// ... and a bisection that shapes q parts max(attempts, ceil(log2 q)) times when set.
   bool grow_attempts = true;
+  /// When this many first attempts (>= 2; 0 = never) of a bisection of a graph with at least
+  /// agreement_vertices vertices reach the same cut, the first is kept and the other attempts
+  /// are not made.
+  int agreeing_attempts = 3;
+  kernels::Index agreement_vertices = 1024;
   /// Seeds the visit order of the matching and the growing starts (fixed, so results repeat).
   std::uint64_t seed = 1;
 };
