@@ -207,6 +207,11 @@ struct SwapCandidate {
   Index to;
   Weight gain;
   Index v;
+  /// The pair of parts, lower first, in one number: candidates sort by it first.
+  [[nodiscard]] std::uint64_t pair() const {
+    return static_cast<std::uint64_t>(std::min(from, to)) << 32U |
+           static_cast<std::uint32_t>(std::max(from, to));
+  }
 };
 
 /// One pass of pairwise swaps: for every pair of adjacent parts, each boundary process of the
@@ -240,10 +245,7 @@ int swap_pass(CsrView g, Index k, std::vector<Index>& part) {
   // Grouped by pair of parts, the lower part's side first, then by decreasing gain, then index.
   std::sort(candidates.begin(), candidates.end(),
             [](const SwapCandidate& x, const SwapCandidate& y) {
-              const auto key = [](const SwapCandidate& c) {
-                return std::pair{std::min(c.from, c.to), std::max(c.from, c.to)};
-              };
-              if (key(x) != key(y)) return key(x) < key(y);
+              if (x.pair() != y.pair()) return x.pair() < y.pair();
               if (x.from != y.from) return x.from < y.from;
               if (x.gain != y.gain) return x.gain > y.gain;
               return x.v < y.v;
@@ -479,7 +481,7 @@ class TopDownMapper {
           // Recursive bisection fixes each split for good; swaps between any two parts
           // (the greedy split's passes) polish the k-way cut.
           part_of = multilevel_partition(sub.view(), sizes, partition_);
-          for (int pass = 0; pass < kSplitSwapPasses; ++pass) {
+          for (int pass = 0; pass < partition_.swap_passes; ++pass) {
             if (swap_pass(sub.view(), static_cast<Index>(sizes.size()), part_of) == 0) break;
           }
           break;

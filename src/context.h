@@ -105,6 +105,9 @@ struct PartitionContext {
   /// are not made.
   int agreeing_attempts = 3;
   kernels::Index agreement_vertices = 1024;
+  /// Passes of pairwise swaps between the parts after the bisections (each stops the polishing
+  /// when it swaps nothing): the k-way cut of a tree node's split.
+  int swap_passes = 8;
   /// Seeds the visit order of the matching and the growing starts (fixed, so results repeat).
   std::uint64_t seed = 1;
 };
