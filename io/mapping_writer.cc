@@ -272,6 +272,26 @@ std::string render_hydra(const std::vector<RankPlacement>& ranks, const OutputOp
   return out;
 }
 
+/// A JSON array one value per line at the top level's indentation of dump(2) (what nlohmann
+/// writes for it there, "[]" when empty), each value written by `item`.
+template <typename Item>
+void append_array(std::string& out, std::size_t count, const Item& item) {
+  if (count == 0) {
+    out += "[]";
+    return;
+  }
+  out += "[\n";
+  for (std::size_t i = 0; i < count; ++i) {
+    out += "    ";
+    item(i);
+    out += i + 1 < count ? ",\n" : "\n";
+  }
+  out += "  ]";
+}
+
+/// The report with "mapping", "numbering", "leaves" and "placement" added, as nlohmann's
+/// dump(2) writes it. The two per-rank arrays are written here rather than built as JSON values:
+/// for a million ranks the values took 2.6 s and 300 MB.
 std::string render_json(const Mapping& mapping, const Topology& topology,
                         const std::vector<RankPlacement>& ranks, const OutputOptions& options,
                         const nlohmann::json& report) {
@@ -280,19 +300,42 @@ std::string render_json(const Mapping& mapping, const Topology& topology,
                                 std::string(report.type_name()));
   }
   nlohmann::json out = report.is_null() ? nlohmann::json::object() : report;
-  nlohmann::json leaves = nlohmann::json::array();
-  for (const Index leaf : mapping.leaf_of_rank)
-    leaves.push_back(numbered(leaf, topology, options.numbering));
-  out["mapping"] = std::move(leaves);
+  // Empty arrays hold the per-rank arrays' places in the keys' (sorted) order.
+  out["mapping"] = nlohmann::json::array();
+  out["placement"] = nlohmann::json::array();
   out["numbering"] = numbering_name(options.numbering);
   out["leaves"] = options.hardware_threads ? "hardware threads" : "cores";
-  nlohmann::json placement = nlohmann::json::array();
-  for (const RankPlacement& rank : ranks) {
-    placement.push_back(
-        {{"host", rank.host}, {"slot", rank.logical}, {"os", rank.os}, {"cpus", rank.cpus}});
-  }
-  out["placement"] = std::move(placement);
-  return out.dump(/*indent=*/2) + "\n";
+  const std::string skeleton = out.dump(/*indent=*/2) + "\n";
+  std::string text;
+  text.reserve(skeleton.size() + ranks.size() * 96);
+  const auto copy_until = [&](std::size_t& from, const std::string& key) {
+    const std::string marker = "\n  \"" + key + "\": []";
+    const std::size_t at_key = skeleton.find(marker, from);
+    text.append(skeleton, from, at_key + marker.size() - 2 - from);
+    from = at_key + marker.size();
+  };
+  std::size_t from = 0;
+  copy_until(from, "mapping");
+  append_array(text, mapping.leaf_of_rank.size(), [&](std::size_t r) {
+    fmt::format_to(std::back_inserter(text), "{}",
+                   numbered(mapping.leaf_of_rank[r], topology, options.numbering));
+  });
+  copy_until(from, "placement");
+  append_array(text, ranks.size(), [&](std::size_t r) {
+    const RankPlacement& rank = ranks[r];
+    text += "{\n      \"cpus\": ";
+    if (rank.cpus.empty()) {
+      text += "[]";
+    } else {
+      fmt::format_to(std::back_inserter(text), "[\n        {}\n      ]",
+                     fmt::join(rank.cpus, ",\n        "));
+    }
+    fmt::format_to(std::back_inserter(text),
+                   ",\n      \"host\": {},\n      \"os\": {},\n      \"slot\": {}\n    }}",
+                   nlohmann::json(rank.host).dump(), rank.os, rank.logical);
+  });
+  text.append(skeleton, from);
+  return text;
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 #include "io/mapping_writer.h"
 
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -217,6 +218,52 @@ TEST(RenderMapping, JsonAddsMappingNumberingAndPlacementToTheReport) {
   EXPECT_EQ(parsed["numbering"], "physical");
   EXPECT_EQ(parsed["algorithm"], "treematch");
   EXPECT_EQ(physical.back(), '\n');
+}
+
+/// What the JSON rendering must equal: the document built as one JSON value and dumped.
+std::string json_as_one_value(const Mapping& mapping, const Topology& topology,
+                              const OutputOptions& options, nlohmann::json report) {
+  nlohmann::json leaves = nlohmann::json::array();
+  for (const Index leaf : mapping.leaf_of_rank) {
+    leaves.push_back(options.numbering == Numbering::kLogical ? leaf : topology.os_index(leaf));
+  }
+  report["mapping"] = leaves;
+  report["numbering"] = options.numbering == Numbering::kLogical ? "logical" : "physical";
+  report["leaves"] = options.hardware_threads ? "hardware threads" : "cores";
+  nlohmann::json placement = nlohmann::json::array();
+  for (const RankPlacement& rank : rank_placements(mapping, topology, options.hosts)) {
+    placement.push_back(
+        {{"host", rank.host}, {"slot", rank.logical}, {"os", rank.os}, {"cpus", rank.cpus}});
+  }
+  report["placement"] = placement;
+  return report.dump(2) + "\n";
+}
+
+TEST(RenderMapping, JsonTextIsWhatTheDocumentAsOneValueDumps) {
+  // The per-rank arrays are written without building them as JSON values; the text must not
+  // change: keys before, between and after them, a host name to escape, several PUs per rank,
+  // no rank at all.
+  const nlohmann::json report = {
+      {"algorithm", "treematch"}, {"n", 5}, {"zeta", {{"nested", {1, 2}}}}, {"leaves", "x"}};
+  // Each core of two_machines() with two hardware threads (OS indexes 2i, 2i + 1).
+  std::vector<Offset> offsets;
+  std::vector<Index> cpus;
+  for (Index leaf = 0; leaf <= 8; ++leaf) offsets.push_back(2 * leaf);
+  for (Index cpu = 0; cpu < 16; ++cpu) cpus.push_back(cpu);
+  const Topology threads = two_machines().with_leaf_cpus(offsets, cpus);
+  const std::vector<std::tuple<Mapping, Topology, OutputOptions>> cases = {
+      {kMapping, two_machines(), OutputOptions{OutputFormat::kJson, Numbering::kLogical, {}}},
+      {kMapping, threads, OutputOptions{OutputFormat::kJson, Numbering::kLogical, {}}},
+      {kMapping, two_machines(),
+       OutputOptions{OutputFormat::kJson, Numbering::kPhysical, {"a\"b\\c", "tab\there"}}},
+      {Mapping{{}}, two_machines(), OutputOptions{OutputFormat::kJson, Numbering::kLogical, {}}},
+  };
+  for (const auto& [mapping, topology, options] : cases) {
+    EXPECT_EQ(render_mapping(mapping, topology, options, report),
+              json_as_one_value(mapping, topology, options, report));
+    EXPECT_EQ(render_mapping(mapping, topology, options, nullptr),
+              json_as_one_value(mapping, topology, options, nlohmann::json::object()));
+  }
 }
 
 TEST(RenderMapping, OneMachineTreeUsesLeafIndexesAndNode0) {
