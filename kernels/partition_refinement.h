@@ -16,7 +16,9 @@ namespace treematch::kernels {
 /// an applied swap already changed, so every applied gain is exact and the weight inside never
 /// drops. Rounds stop when none applies or after `rounds`. Groups stay sorted inside and are
 /// returned ordered by their smallest member. Proposals are computed in parallel; the result does
-/// not depend on the thread count. Cost per round: O(sum over v of deg(v) + 2 k deg(u)).
+/// not depend on the thread count. Cost per round: O(sum over v of k deg log k) when groups come
+/// sorted inside (a partner's gain is read from the rows of v's group), else O(sum over v of
+/// deg(v) + 2 k deg(u)) (from each partner's row).
 /// Returns the swaps applied.
 long long refine_partition(CsrView graph, Groups& groups, int rounds);
 /// Sequential reference twin; it reads each partner's row for the partner gains where

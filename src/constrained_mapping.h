@@ -58,8 +58,8 @@ TreeMatchResult top_down_treematch_map(const CommGraph& graph, const Topology& t
                                        const SubtreeMapping& map_subtree);
 
 /// Pairwise-swap passes split_processes makes at most (it stops earlier after a pass without
-/// swaps).
-inline constexpr int kSplitSwapPasses = 8;
+/// swaps): as many as the multilevel split's polish by default.
+inline constexpr int kSplitSwapPasses = PartitionContext{}.swap_passes;
 
 /// The k-way split of one tree node: parts of exactly the given sizes (sizes[q] >= 1, summing to
 /// graph.n), with a small weight of edges between parts (the cut). Greedy graph growing (part q in
