@@ -3,6 +3,7 @@
 #include "kernels/aggregation.h"
 
 #include <algorithm>
+#include <memory>
 #include <numeric>
 #include <vector>
 
@@ -55,16 +56,14 @@ class RowAccumulator {
 
   /// Writes the aggregated row of group g at out_targets/out_weights[begin..); returns its length.
   Offset build_row(CsrView graph, const Groups& groups, std::span<const Index> owner, Index g,
-                   std::vector<Index>& out_targets, std::vector<Weight>& out_weights,
-                   Offset begin) {
+                   std::span<Index> out_targets, std::span<Weight> out_weights, Offset begin) {
     const Index stored = static_cast<Index>(graph.offsets.size()) - 1;
     for (Index v : groups.group(g)) {
       if (v >= stored) continue;
       member_.sum(graph, v, v, owner);
       for (Index h : member_.touched()) folder_.add_entry(h, member_.weight(h), g);
     }
-    return folder_.emit(std::span<Index>(out_targets).subspan(at(begin)),
-                        std::span<Weight>(out_weights).subspan(at(begin)));
+    return folder_.emit(out_targets.subspan(at(begin)), out_weights.subspan(at(begin)));
   }
 
  private:
@@ -74,21 +73,27 @@ class RowAccumulator {
 
 /// Upper bound of each group's row: its members' degrees, at most the other groups (prefix
 /// offsets).
-std::vector<Offset> bound_offsets(CsrView graph, const Groups& groups) {
+std::vector<Offset> bound_offsets(CsrView graph, const Groups& groups, bool parallel) {
   const Index stored = static_cast<Index>(graph.offsets.size()) - 1;
   std::vector<Offset> bound(at(groups.count()) + 1, 0);
-  for (Index g = 0; g < groups.count(); ++g) {
+  const auto row_bound = [&](Index g) {
     Offset degree = 0;
     for (Index v : groups.group(g))
       degree += v < stored ? graph.row_end(v) - graph.row_begin(v) : 0;
-    bound[at(g) + 1] = bound[at(g)] + std::min<Offset>(degree, groups.count() - 1);
+    bound[at(g) + 1] = std::min<Offset>(degree, groups.count() - 1);
+  };
+  if (parallel) {
+    tbb::parallel_for(Index{0}, groups.count(), row_bound);
+  } else {
+    for (Index g = 0; g < groups.count(); ++g) row_bound(g);
   }
+  std::partial_sum(bound.begin(), bound.end(), bound.begin());
   return bound;
 }
 
 /// Packs rows written at bound offsets into a contiguous CSR.
 Csr compact(Index count, const std::vector<Offset>& bound, const std::vector<Offset>& length,
-            const std::vector<Index>& targets, const std::vector<Weight>& weights, bool parallel) {
+            std::span<const Index> targets, std::span<const Weight> weights, bool parallel) {
   Csr out;
   out.n = count;
   out.offsets.assign(at(count) + 1, 0);
@@ -117,9 +122,13 @@ namespace {
 Csr aggregate_rows(CsrView graph, const Groups& groups, bool parallel) {
   const Index count = groups.count();
   const std::vector<Index> owner = group_owner(groups, graph.n);
-  const std::vector<Offset> bound = bound_offsets(graph, groups);
-  std::vector<Index> targets(at(bound.back()));
-  std::vector<Weight> weights(at(bound.back()));
+  const std::vector<Offset> bound = bound_offsets(graph, groups, parallel);
+  // Slots past a row's length are never read: left uninitialised, so that the pages are first
+  // touched by the tasks that write them rather than zeroed by one thread.
+  const auto target_slots = std::make_unique_for_overwrite<Index[]>(at(bound.back()));
+  const auto weight_slots = std::make_unique_for_overwrite<Weight[]>(at(bound.back()));
+  const std::span<Index> targets(target_slots.get(), at(bound.back()));
+  const std::span<Weight> weights(weight_slots.get(), at(bound.back()));
   std::vector<Offset> length(at(count));
   const auto build = [&](RowAccumulator& accumulator, Index first, Index last) {
     for (Index g = first; g < last; ++g) {

@@ -10,6 +10,8 @@
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_sort.h>
 
+#include "kernels/parallel_filter.h"
+
 namespace treematch::kernels {
 namespace {
 
@@ -113,6 +115,22 @@ void seeds_of(CsrView graph, std::span<const std::uint8_t> free, Index v, int se
   for (std::size_t i = 0; i < keep; ++i) out[i].assign({v, partners[i].second});
 }
 
+/// The groups of `flat` (k members each) at positions slots[0], slots[1], ..., one after another.
+std::vector<Index> gather_groups(const std::vector<Index>& flat, Index k,
+                                 std::span<const Index> slots, bool parallel) {
+  std::vector<Index> out(slots.size() * at(k));
+  const auto copy = [&](std::size_t i) {
+    const auto group = flat.begin() + static_cast<std::ptrdiff_t>(at(slots[i]) * at(k));
+    std::copy(group, group + k, out.begin() + static_cast<std::ptrdiff_t>(i * at(k)));
+  };
+  if (parallel) {
+    tbb::parallel_for(std::size_t{0}, slots.size(), copy);
+  } else {
+    for (std::size_t i = 0; i < slots.size(); ++i) copy(i);
+  }
+  return out;
+}
+
 /// Sorts groups lexicographically and removes duplicates.
 Groups unique_sorted(std::vector<Index> flat, Index k, bool parallel) {
   const std::size_t count = flat.size() / at(k);
@@ -127,26 +145,26 @@ Groups unique_sorted(std::vector<Index> flat, Index k, bool parallel) {
   } else {
     std::sort(order.begin(), order.end(), less);
   }
+  // The first group of each run of equal ones, in sorted order.
+  std::vector<Index> firsts = filter_indices(
+      static_cast<Index>(count),
+      [&](Index i) {
+        return i == 0 ||
+               !std::equal(flat.begin() + order[at(i)] * k, flat.begin() + (order[at(i)] + 1) * k,
+                           flat.begin() + order[at(i) - 1] * k);
+      },
+      parallel);
+  for (Index& first : firsts) first = order[at(first)];
   Groups out;
   out.k = k;
-  out.members.reserve(flat.size());
-  for (std::size_t i = 0; i < count; ++i) {
-    const Index g = order[i];
-    if (i > 0 && std::equal(flat.begin() + g * k, flat.begin() + (g + 1) * k,
-                            flat.begin() + order[i - 1] * k)) {
-      continue;
-    }
-    out.members.insert(out.members.end(), flat.begin() + g * k, flat.begin() + (g + 1) * k);
-  }
+  out.members = gather_groups(flat, k, firsts, parallel);
   return out;
 }
 
-std::vector<Index> seed_vertices(CsrView graph, std::span<const std::uint8_t> free) {
-  std::vector<Index> seeds;
-  for (Index v = 0; v < static_cast<Index>(free.size()); ++v) {
-    if (free[at(v)] && has_free_neighbour(graph, free, v)) seeds.push_back(v);
-  }
-  return seeds;
+std::vector<Index> seed_vertices(CsrView graph, std::span<const std::uint8_t> free, bool parallel) {
+  return filter_indices(
+      static_cast<Index>(free.size()),
+      [&](Index v) { return free[at(v)] && has_free_neighbour(graph, free, v); }, parallel);
 }
 
 }  // namespace
@@ -175,11 +193,10 @@ Groups all_k_subsets(std::span<const std::uint8_t> free, Index k) {
 
 std::vector<Index> filler_order(std::span<const Weight> rowsum,
                                 std::span<const std::uint8_t> free) {
-  std::vector<Index> order;
-  for (Index v = 0; v < static_cast<Index>(free.size()); ++v) {
-    if (free[at(v)]) order.push_back(v);
-  }
-  std::sort(order.begin(), order.end(), [&](Index a, Index b) {
+  std::vector<Index> order =
+      parallel_filter(static_cast<Index>(free.size()), [&](Index v) { return free[at(v)] != 0; });
+  // A strict total order (ties by index): the parallel sort's result is unique.
+  tbb::parallel_sort(order.begin(), order.end(), [&](Index a, Index b) {
     return rowsum[at(a)] != rowsum[at(b)] ? rowsum[at(a)] < rowsum[at(b)] : a < b;
   });
   return order;
@@ -188,7 +205,7 @@ std::vector<Index> filler_order(std::span<const Weight> rowsum,
 Groups neighbourhood_candidates(CsrView graph, std::span<const Weight> rowsum,
                                 std::span<const std::uint8_t> free, std::span<const Index> fillers,
                                 Index k, int seeds) {
-  const std::vector<Index> starts = seed_vertices(graph, free);
+  const std::vector<Index> starts = seed_vertices(graph, free, /*parallel=*/true);
   const std::size_t per_vertex = at(std::max(seeds, 1)) * at(k);
   // Fixed slots per seed vertex; a seed that yields fewer groups leaves -1 rows, dropped below.
   std::vector<Index> flat(starts.size() * per_vertex, -1);
@@ -208,14 +225,10 @@ Groups neighbourhood_candidates(CsrView graph, std::span<const Weight> rowsum,
       }
     }
   });
-  std::vector<Index> kept;
-  kept.reserve(flat.size());
-  for (std::size_t g = 0; g < flat.size(); g += at(k)) {
-    if (flat[g] >= 0)
-      kept.insert(kept.end(), flat.begin() + static_cast<std::ptrdiff_t>(g),
-                  flat.begin() + static_cast<std::ptrdiff_t>(g + at(k)));
-  }
-  return unique_sorted(std::move(kept), k, /*parallel=*/true);
+  const std::vector<Index> filled =
+      parallel_filter(static_cast<Index>(flat.size() / at(k)),
+                      [&](Index slot) { return flat[at(slot) * at(k)] >= 0; });
+  return unique_sorted(gather_groups(flat, k, filled, /*parallel=*/true), k, /*parallel=*/true);
 }
 
 Groups neighbourhood_candidates_seq(CsrView graph, std::span<const Weight> rowsum,
@@ -225,7 +238,7 @@ Groups neighbourhood_candidates_seq(CsrView graph, std::span<const Weight> rowsu
   std::vector<Index> flat;
   std::vector<std::vector<Index>> groups;
   std::vector<std::pair<Weight, Index>> partners;
-  for (Index v : seed_vertices(graph, free)) {
+  for (Index v : seed_vertices(graph, free, /*parallel=*/false)) {
     seeds_of(graph, free, v, seeds, partners, groups);
     for (auto& group : groups) {
       scratch.grow(graph, rowsum, free, fillers, k, group);
@@ -313,11 +326,9 @@ Csr strongest_neighbours_seq(CsrView graph, Index limit) {
 
 Groups pack_remaining(CsrView graph, std::span<const Weight> rowsum, std::span<std::uint8_t> free,
                       Index k) {
-  std::vector<Index> order;
-  for (Index v = 0; v < static_cast<Index>(free.size()); ++v) {
-    if (free[at(v)]) order.push_back(v);
-  }
-  std::sort(order.begin(), order.end(), [&](Index a, Index b) {
+  std::vector<Index> order =
+      parallel_filter(static_cast<Index>(free.size()), [&](Index v) { return free[at(v)] != 0; });
+  tbb::parallel_sort(order.begin(), order.end(), [&](Index a, Index b) {
     return rowsum[at(a)] != rowsum[at(b)] ? rowsum[at(a)] > rowsum[at(b)] : a < b;
   });
   std::vector<Index> fillers(order.rbegin(), order.rend());  // lightest first

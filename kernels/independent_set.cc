@@ -7,6 +7,9 @@
 #include <limits>
 
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_sort.h>
+
+#include "kernels/parallel_filter.h"
 
 namespace treematch::kernels {
 
@@ -66,22 +69,20 @@ std::vector<Index> greedy_independent_set_rounds(const Groups& candidates,
       }
     });
     // 3. Candidates touching a kept one die.
-    std::vector<Index> next;
-    next.reserve(live.size());
-    for (Index c : live) {
-      if (chosen[at(c)]) continue;
+    std::vector<Index> survivors = parallel_filter(static_cast<Index>(live.size()), [&](Index i) {
+      const Index c = live[at(i)];
       const auto group = candidates.group(c);
-      if (std::none_of(group.begin(), group.end(), [&](Index v) { return taken[at(v)] != 0; }))
-        next.push_back(c);
-    }
-    live.swap(next);
+      return !chosen[at(c)] &&
+             std::none_of(group.begin(), group.end(), [&](Index v) { return taken[at(v)] != 0; });
+    });
+    tbb::parallel_for(std::size_t{0}, survivors.size(),
+                      [&](std::size_t i) { survivors[i] = live[at(survivors[i])]; });
+    live.swap(survivors);
   }
-  std::vector<Index> kept;
-  for (Index c = 0; c < count; ++c) {
-    if (chosen[at(c)]) kept.push_back(c);
-  }
-  std::sort(kept.begin(), kept.end(),
-            [&](Index a, Index b) { return priority[at(a)] < priority[at(b)]; });
+  std::vector<Index> kept = parallel_filter(count, [&](Index c) { return chosen[at(c)] != 0; });
+  // Priorities are a permutation: the order is unique.
+  tbb::parallel_sort(kept.begin(), kept.end(),
+                     [&](Index a, Index b) { return priority[at(a)] < priority[at(b)]; });
   return kept;
 }
 

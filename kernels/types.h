@@ -61,27 +61,10 @@ struct Groups {
 };
 
 /// The same groups listed by their smallest member (members sorted inside each group): the order
-/// in which a level's groups become the next level's processes.
-inline Groups ordered_by_first_member(const Groups& groups) {
-  std::vector<Index> order(static_cast<std::size_t>(groups.count()));
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(),
-            [&](Index x, Index y) { return groups.group(x)[0] < groups.group(y)[0]; });
-  Groups out;
-  out.k = groups.k;
-  out.members.reserve(groups.members.size());
-  for (Index g : order)
-    out.members.insert(out.members.end(), groups.group(g).begin(), groups.group(g).end());
-  return out;
-}
+/// in which a level's groups become the next level's processes. Parallel (kernels/groups.cc).
+Groups ordered_by_first_member(const Groups& groups);
 
-/// owner[v] = the group holding v, -1 for vertices of [0, n) in no group.
-inline std::vector<Index> group_owner(const Groups& groups, Index n) {
-  std::vector<Index> owner(static_cast<std::size_t>(n), -1);
-  for (Index g = 0; g < groups.count(); ++g) {
-    for (Index v : groups.group(g)) owner[static_cast<std::size_t>(v)] = g;
-  }
-  return owner;
-}
+/// owner[v] = the group holding v, -1 for vertices of [0, n) in no group (groups are disjoint).
+std::vector<Index> group_owner(const Groups& groups, Index n);
 
 }  // namespace treematch::kernels

@@ -1,0 +1,47 @@
+// The indices that pass a test, found by parallel tasks but listed as a sequential loop would.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <vector>
+
+#include <tbb/parallel_for.h>
+
+#include "kernels/types.h"
+
+namespace treematch::kernels {
+
+/// The i in [0, n) with keep(i), in increasing order. Fixed blocks of indices are tested as tasks
+/// and joined in block order, so the list does not depend on the thread count; keep must only
+/// read shared data.
+template <class Keep>
+std::vector<Index> parallel_filter(Index n, Keep keep) {
+  constexpr Index kBlock = 8192;  // enough work per task to pay for it
+  const Index blocks = (n + kBlock - 1) / kBlock;
+  std::vector<std::vector<Index>> kept(at(blocks));
+  tbb::parallel_for(Index{0}, blocks, [&](Index b) {
+    const Index end = std::min(n, (b + 1) * kBlock);
+    for (Index i = b * kBlock; i < end; ++i) {
+      if (keep(i)) kept[at(b)].push_back(i);
+    }
+  });
+  std::size_t total = 0;
+  for (const std::vector<Index>& block : kept) total += block.size();
+  std::vector<Index> out;
+  out.reserve(total);
+  for (const std::vector<Index>& block : kept) out.insert(out.end(), block.begin(), block.end());
+  return out;
+}
+
+/// The same list, by a plain loop when `parallel` is false (the sequential reference twins).
+template <class Keep>
+std::vector<Index> filter_indices(Index n, Keep keep, bool parallel) {
+  if (parallel) return parallel_filter(n, keep);
+  std::vector<Index> out;
+  for (Index i = 0; i < n; ++i) {
+    if (keep(i)) out.push_back(i);
+  }
+  return out;
+}
+
+}  // namespace treematch::kernels
