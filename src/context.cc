@@ -51,7 +51,9 @@ Context preset_context(Preset preset) {
     case Preset::kDefault:
       break;
     case Preset::kStrong:
-      // More seeds and attempts for the top-down candidates, a longer refinement.
+      // More seeds and attempts for the top-down candidates, the walks with costly links first
+      // on more processes, a longer refinement.
+      ctx.prioritised.max_processes = 65536;
       ctx.greedy_top_down.max_processes = 65536;
       ctx.greedy_top_down.max_entries = std::int64_t{1} << 20;
       ctx.multilevel.budget = 400000;

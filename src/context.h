@@ -54,7 +54,11 @@ struct WalkContext {
 /// when link costs differ by level, the levels under each costly link are merged into one arity
 /// so that its traffic is cut first...
 struct PrioritisedLinksContext {
-  kernels::Index max_processes = 65536;  ///< ... up to this many processes,
+  /// ... up to this many processes (65536 in `strong`): they won none of the 6 benchmark cases
+  /// where they apply (16 to 4096 processes; on G1 they took a fifth of the time), only small
+  /// patterns where the bisections miss the cheapest top cut (8 processes in
+  /// tests/apps/quality_cli_test.cc),
+  kernels::Index max_processes = 2048;
   /// ... skipping a depth whose merged arity exceeds this: growing groups of 128 costs more than
   /// all the other candidates together (G1) and such walks never won on the benchmark.
   kernels::Index max_arity = 64;
