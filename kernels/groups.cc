@@ -1,4 +1,5 @@
 // Reordering and inverting Groups, in parallel.
+#include <algorithm>
 #include <numeric>
 
 #include <tbb/parallel_for.h>
