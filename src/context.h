@@ -55,7 +55,7 @@ struct WalkContext {
 /// so that its traffic is cut first...
 struct PrioritisedLinksContext {
   /// ... up to this many processes (65536 in `strong`): they won none of the 6 benchmark cases
-  /// where they apply (16 to 4096 processes; on G1 they took a fifth of the time), only small
+  /// where they apply (16 to 4096 processes; on G1 they took 0.06 s of 0.54 s), only small
   /// patterns where the bisections miss the cheapest top cut (8 processes in
   /// tests/apps/quality_cli_test.cc),
   kernels::Index max_processes = 2048;
