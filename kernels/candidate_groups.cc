@@ -115,22 +115,6 @@ void seeds_of(CsrView graph, std::span<const std::uint8_t> free, Index v, int se
   for (std::size_t i = 0; i < keep; ++i) out[i].assign({v, partners[i].second});
 }
 
-/// The groups of `flat` (k members each) at positions slots[0], slots[1], ..., one after another.
-std::vector<Index> gather_groups(const std::vector<Index>& flat, Index k,
-                                 std::span<const Index> slots, bool parallel) {
-  std::vector<Index> out(slots.size() * at(k));
-  const auto copy = [&](std::size_t i) {
-    const auto group = flat.begin() + static_cast<std::ptrdiff_t>(at(slots[i]) * at(k));
-    std::copy(group, group + k, out.begin() + static_cast<std::ptrdiff_t>(i * at(k)));
-  };
-  if (parallel) {
-    tbb::parallel_for(std::size_t{0}, slots.size(), copy);
-  } else {
-    for (std::size_t i = 0; i < slots.size(); ++i) copy(i);
-  }
-  return out;
-}
-
 /// Sorts groups lexicographically and removes duplicates.
 Groups unique_sorted(std::vector<Index> flat, Index k, bool parallel) {
   const std::size_t count = flat.size() / at(k);

@@ -1,4 +1,4 @@
-// Reordering and inverting Groups, in parallel.
+// Reordering, gathering and inverting Groups, in parallel.
 #include <algorithm>
 #include <numeric>
 
@@ -17,12 +17,22 @@ Groups ordered_by_first_member(const Groups& groups) {
                      [&](Index x, Index y) { return groups.group(x)[0] < groups.group(y)[0]; });
   Groups out;
   out.k = groups.k;
-  out.members.resize(groups.members.size());
-  tbb::parallel_for(std::size_t{0}, order.size(), [&](std::size_t i) {
-    const auto group = groups.group(order[i]);
-    std::copy(group.begin(), group.end(),
-              out.members.begin() + static_cast<std::ptrdiff_t>(i * at(groups.k)));
-  });
+  out.members = gather_groups(groups.members, groups.k, order, /*parallel=*/true);
+  return out;
+}
+
+std::vector<Index> gather_groups(const std::vector<Index>& flat, Index k,
+                                 std::span<const Index> slots, bool parallel) {
+  std::vector<Index> out(slots.size() * at(k));
+  const auto copy = [&](std::size_t i) {
+    const auto group = flat.begin() + static_cast<std::ptrdiff_t>(at(slots[i]) * at(k));
+    std::copy(group, group + k, out.begin() + static_cast<std::ptrdiff_t>(i * at(k)));
+  };
+  if (parallel) {
+    tbb::parallel_for(std::size_t{0}, slots.size(), copy);
+  } else {
+    for (std::size_t i = 0; i < slots.size(); ++i) copy(i);
+  }
   return out;
 }
 

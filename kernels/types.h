@@ -64,6 +64,11 @@ struct Groups {
 /// in which a level's groups become the next level's processes. Parallel (kernels/groups.cc).
 Groups ordered_by_first_member(const Groups& groups);
 
+/// The groups of `flat` (k members each) at positions slots[0], slots[1], ..., one after another;
+/// copied by parallel tasks when `parallel` (kernels/groups.cc).
+std::vector<Index> gather_groups(const std::vector<Index>& flat, Index k,
+                                 std::span<const Index> slots, bool parallel);
+
 /// owner[v] = the group holding v, -1 for vertices of [0, n) in no group (groups are disjoint).
 std::vector<Index> group_owner(const Groups& groups, Index n);
 
