@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -51,8 +52,11 @@ Context preset_context(Preset preset) {
     case Preset::kDefault:
       break;
     case Preset::kStrong:
-      // More seeds and attempts for the top-down candidates, the walks with costly links first
-      // on more processes, a longer refinement.
+      // The default preset's candidates, then more seeds and attempts for the top-down
+      // candidates, the walk over the whole tree at any size and the walks with costly links
+      // first on more processes, a longer refinement.
+      ctx.driver.include_default = true;
+      ctx.walk.max_processes_beside_multilevel = std::numeric_limits<kernels::Index>::max();
       ctx.prioritised.max_processes = 65536;
       ctx.greedy_top_down.max_processes = 65536;
       ctx.greedy_top_down.max_entries = std::int64_t{1} << 20;
@@ -126,6 +130,7 @@ std::string describe(const Context& ctx) {
       << "driver.whole_matrix_max_entries = " << ctx.driver.whole_matrix_max_entries << '\n'
       << "driver.whole_matrix_forced = " << ctx.driver.whole_matrix_forced << '\n'
       << "driver.first_that_applies = " << ctx.driver.first_that_applies << '\n'
+      << "driver.include_default = " << ctx.driver.include_default << '\n'
       << "grouping.exhaustive_limit = " << ctx.grouping.exhaustive_limit << '\n'
       << "grouping.seeds_per_process = " << ctx.grouping.seeds_per_process << '\n'
       << "grouping.strongest_links = " << ctx.grouping.strongest_links << '\n'
@@ -137,6 +142,8 @@ std::string describe(const Context& ctx) {
       << "grouping.weighted_degree_budget = " << ctx.grouping.weighted_degree_budget << '\n'
       << "grouping.largest_index_budget = " << ctx.grouping.largest_index_budget << '\n'
       << "walk.split = " << to_string(ctx.walk.split) << '\n'
+      << "walk.max_processes_beside_multilevel = " << ctx.walk.max_processes_beside_multilevel
+      << '\n'
       << "prioritised.max_processes = " << ctx.prioritised.max_processes << '\n'
       << "prioritised.max_arity = " << ctx.prioritised.max_arity << '\n'
       << "greedy_top_down.max_processes = " << ctx.greedy_top_down.max_processes << '\n'
@@ -234,6 +241,8 @@ void set_option(Context& ctx, std::string_view name, std::string_view value) {
     ctx.driver.whole_matrix_forced = flag(name, value);
   } else if (is("driver.first_that_applies")) {
     ctx.driver.first_that_applies = flag(name, value);
+  } else if (is("driver.include_default")) {
+    ctx.driver.include_default = flag(name, value);
   } else if (is("grouping.exhaustive_limit")) {
     ctx.grouping.exhaustive_limit = static_cast<double>(number<std::int64_t>(name, value, 0));
   } else if (is("grouping.seeds_per_process")) {
@@ -264,6 +273,8 @@ void set_option(Context& ctx, std::string_view name, std::string_view value) {
     } else {
       throw bad_value(name, value, "table2, never or best");
     }
+  } else if (is("walk.max_processes_beside_multilevel")) {
+    ctx.walk.max_processes_beside_multilevel = number<Index>(name, value, 0);
   } else if (is("prioritised.max_processes")) {
     ctx.prioritised.max_processes = number<Index>(name, value, 0);
   } else if (is("prioritised.max_arity")) {

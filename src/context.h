@@ -36,6 +36,8 @@ struct GroupingContext {
   double weighted_degree_budget = 5.0e7;
   /// Search steps allowed to the largest-index-last heuristic per level.
   std::int64_t largest_index_budget = 200000;
+
+  bool operator==(const GroupingContext&) const = default;
 };
 
 /// Which arities TreeMatch walks (Table 2 of the seed paper).
@@ -48,6 +50,12 @@ enum class AritySplit {
 /// The bottom-up walk (src/strategies/bottom_up.h).
 struct WalkContext {
   AritySplit split = AritySplit::kBest;
+  /// Above this many processes the walk over the whole tree is a candidate only where no
+  /// multilevel top-down candidate is made (that one walks inside the nodes anyway): it won only
+  /// at 512 processes or fewer, by at most 0.2%, and lost on every case from 960 processes up
+  /// (clover-960 0.8%, clover-1024 1.6%, S1 7.8%, S2 7.7%, G1 23%), where it took up to a quarter
+  /// of the mapping time (S1, S2).
+  kernels::Index max_processes_beside_multilevel = 2048;
 };
 
 /// The walks that put the links above each depth first (src/strategies/prioritised_links.h):
@@ -74,9 +82,9 @@ struct GreedyTopDownContext {
 /// Top-down mappings whose nodes above depth - 2 are split by the multilevel partitioner
 /// (ctx.partition), bottom-up below (src/strategies/multilevel_top_down.h), once per seed...
 struct MultilevelTopDownContext {
-  /// ... with budget / entries seeds (G1, 22810 entries: 4; its later seeds never won, and each
+  /// ... with budget / entries seeds (G1, 22810 entries: 3; its fourth seed never won, and each
   /// costs as much as the bottom-up walks together),
-  std::int64_t budget = 100000;
+  std::int64_t budget = 75000;
   int max_runs = 8;  ///< ... at least 1 and at most this many
   /// ... up to this many matrix entries (it copies the matrix into each node's subgraph and its
   /// coarse levels: a dense 16384^2 matrix would take gigabytes).
@@ -99,14 +107,15 @@ struct PartitionContext {
   int vcycles = 1;
   /// Independent multilevel bisections per split, each with its own matchings and starts; the
   /// lowest cut wins. One bent cut high in the recursion spoils every part below it, and a new
-  /// coarsening escapes it where more starts on the same coarsest graph do not. A bisection
-  /// that shapes q parts is made max(attempts, ceil(log2 q)) times.
-  int attempts = 4;
+  /// coarsening escapes it where more starts on the same coarsest graph do not. 3, not 4: the
+  /// same mappings on the bench cases but G1, 0.03% cheaper there with 11% less time.
+  int attempts = 3;
   /// ... and a bisection that shapes q parts max(attempts, ceil(log2 q)) times when set.
   bool grow_attempts = true;
   /// When this many first attempts (>= 2; 0 = never) of a bisection of a graph with at least
   /// agreement_vertices vertices reach the same cut, the first is kept and the other attempts
-  /// are not made.
+  /// are not made (it acts where the grown count exceeds it: S1's first split makes 3 attempts
+  /// of the 7 its 128 parts ask for).
   int agreeing_attempts = 3;
   kernels::Index agreement_vertices = 1024;
   /// Passes of pairwise swaps between the parts after the bisections (each stops the polishing
@@ -164,6 +173,11 @@ struct DriverContext {
   /// still runs): a list read as "this one, or else that one where it does not apply" (the fast
   /// preset: the multilevel top-down mapping, or the walk on matrices too large for it).
   bool first_that_applies = false;
+  /// Runs the default preset's strategies first (with this context's machine, placement and
+  /// threads), so that the mapping is never costlier than the default preset's (strong: more
+  /// attempts give lower cuts, not always cheaper mappings; clover-320 and maplib-btmz were
+  /// 0.1-0.4% costlier without it).
+  bool include_default = false;
 };
 
 /// How much time a mapping may take, in the manner of KaMinPar's presets and SharedMap's
@@ -171,7 +185,7 @@ struct DriverContext {
 enum class Preset {
   kFast,     ///< one cheap multilevel split per node, the walk inside; refines small matrices only
   kDefault,  ///< the cheapest of the walks and top-down candidates, refined
-  kStrong,   ///< more candidates and attempts for lower cost
+  kStrong,   ///< the default's candidates, then more candidates and attempts for lower cost
 };
 
 struct Context {

@@ -1,6 +1,7 @@
 // The TreeMatch driver: a list of candidate strategies, each refined, the cheapest kept.
 #include "src/treematch.h"
 
+#include <algorithm>
 #include <chrono>
 #include <string>
 #include <utility>
@@ -33,12 +34,24 @@ void check_fits(Index processes, Index slots, const Context& ctx) {
       "); use --oversubscribe N to place N processes per core");
 }
 
+/// Whether the driver makes a multilevel top-down candidate for this input.
+bool multilevel_made(const MappingInput& input, const Topology& tree, const Context& ctx,
+                     bool whole) {
+  const std::vector<Strategy>& list = ctx.driver.strategies;
+  return whole && std::find(list.begin(), list.end(), Strategy::kMultilevelTopDown) != list.end() &&
+         multilevel_top_down_applies(input.entries(), tree, ctx.multilevel);
+}
+
 /// The candidates of one strategy (several: one per depth or seed), unrefined.
 std::vector<TreeMatchResult> candidates(Strategy strategy, const MappingInput& input,
                                         const Topology& tree, const Context& ctx, bool whole,
                                         const ProgressSpan& progress) {
   switch (strategy) {
     case Strategy::kBottomUp: {
+      if (input.size() > ctx.walk.max_processes_beside_multilevel &&
+          multilevel_made(input, tree, ctx, whole)) {
+        return {};
+      }
       std::vector<TreeMatchResult> one;
       one.push_back(bottom_up_mapping(input, tree, ctx.grouping, ctx.walk, progress));
       return one;
@@ -60,6 +73,94 @@ std::vector<TreeMatchResult> candidates(Strategy strategy, const MappingInput& i
     }
   }
   return {};
+}
+
+/// The cheapest candidate so far, and what each strategy did.
+struct Kept {
+  TreeMatchResult best;
+  MappingCost cost;
+  bool have = false;
+  std::vector<StrategyTrace> traces;
+};
+
+/// The default preset's options with ctx's machine, placement, threads and progress: what
+/// driver.include_default runs first.
+Context default_preset_beside(const Context& ctx) {
+  Context floor = preset_context(Preset::kDefault);
+  floor.driver.whole_matrix_max_entries = ctx.driver.whole_matrix_max_entries;
+  floor.driver.whole_matrix_forced = ctx.driver.whole_matrix_forced;
+  floor.placement = ctx.placement;
+  floor.baselines = ctx.baselines;
+  floor.threads = ctx.threads;
+  floor.progress = ctx.progress;
+  return floor;
+}
+
+/// Whether the default preset's strategies can give a candidate that ctx's do not: not where
+/// only the walks run, unrefined (without the whole matrix, e.g. S3), with the default's options
+/// and limits no wider than ctx's (strong's 1M-process walk would be made twice).
+bool adds_candidates(const Context& ctx, bool whole) {
+  const Context floor = preset_context(Preset::kDefault);
+  const std::vector<Strategy>& list = ctx.driver.strategies;
+  const auto runs = [&](Strategy strategy) {
+    return std::find(list.begin(), list.end(), strategy) != list.end();
+  };
+  return whole || !runs(Strategy::kBottomUp) || !runs(Strategy::kPrioritisedLinks) ||
+         ctx.driver.first_that_applies || !(ctx.grouping == floor.grouping) ||
+         ctx.walk.split != floor.walk.split ||
+         ctx.prioritised.max_processes < floor.prioritised.max_processes ||
+         ctx.prioritised.max_arity < floor.prioritised.max_arity;
+}
+
+/// Runs ctx.driver.strategies in order over `tree`, each candidate refined (but the identity's);
+/// one replaces `kept` only when strictly cheaper. Strategy names get `suffix`; the strategies
+/// share `span` of the progress line equally.
+void run_strategies(const MappingInput& input, const Topology& tree, const Context& ctx, bool whole,
+                    const ProgressSpan& span, const std::string& suffix, Kept& kept) {
+  const bool refine = ctx.refinement.swaps && whole && tree.depth() > 0 &&
+                      input.entries() <= ctx.refinement.max_entries;
+  const double strategies = static_cast<double>(ctx.driver.strategies.size());
+  bool gave = false;  // a strategy of this list gave a candidate
+  for (std::size_t s = 0; s < ctx.driver.strategies.size(); ++s) {
+    const Strategy strategy = ctx.driver.strategies[s];
+    if (ctx.driver.first_that_applies && gave && strategy != Strategy::kIdentity) continue;
+    const auto start = std::chrono::steady_clock::now();
+    const std::string name = to_string(strategy) + suffix;
+    // Each strategy fills an equal share of the span; the refinement its last tenth.
+    ProgressSpan share =
+        span.part(static_cast<double>(s) / strategies, static_cast<double>(s + 1) / strategies);
+    share.label = name;
+    const bool refined = refine && strategy != Strategy::kIdentity;
+    share.at(0.0);
+    std::vector<TreeMatchResult> found =
+        candidates(strategy, input, tree, ctx, whole, share.part(0.0, refined ? 0.9 : 1.0));
+    gave = gave || !found.empty();
+    // Exchanges of processes and subtrees that lower the weighted cost, for every candidate but
+    // the identity (the floor a launcher gives); independent, so they run as tasks.
+    if (refined) {
+      share.at(0.9, ", refining");
+      kernels::parallel_for_all(found.size(), [&](std::size_t c) {
+        const RefinementStats stats =
+            refine_mapping(input.whole(), tree, found[c].mapping.leaf_of_rank, ctx.refinement);
+        found[c].refinement_swaps = stats.swaps + stats.subtree_swaps;
+      });
+    }
+    StrategyTrace trace{name, found.size(), 0.0, 0.0};
+    for (TreeMatchResult& candidate : found) {
+      const MappingCost cost = input.cost(tree, candidate.mapping);
+      if (trace.best_weighted == 0.0 || cost.weighted < trace.best_weighted)
+        trace.best_weighted = cost.weighted;
+      if (kept.have && !(cost.weighted < kept.cost.weighted)) continue;
+      candidate.strategy = name;
+      if (kept.have && strategy != Strategy::kIdentity) candidate.identity_kept = false;
+      kept.best = std::move(candidate);
+      kept.cost = cost;
+      kept.have = true;
+    }
+    trace.seconds = kernels::seconds_since(start);
+    if (ctx.progress != nullptr) ctx.progress->strategy_ended(trace);
+    kept.traces.push_back(std::move(trace));
+  }
 }
 
 }  // namespace
@@ -109,56 +210,28 @@ TreeMatchResult treematch_map(const MappingInput& input, const Topology& topolog
   // The refinement and the top-down strategies need every row here.
   const bool whole =
       ctx.driver.whole_matrix_forced || input.entries() <= ctx.driver.whole_matrix_max_entries;
-  const bool refine = ctx.refinement.swaps && whole && tree.depth() > 0 &&
-                      input.entries() <= ctx.refinement.max_entries;
-  TreeMatchResult best;
-  MappingCost best_cost;
-  bool have = false;
-  std::vector<StrategyTrace> traces;
-  const double strategies = static_cast<double>(ctx.driver.strategies.size());
-  for (std::size_t s = 0; s < ctx.driver.strategies.size(); ++s) {
-    const Strategy strategy = ctx.driver.strategies[s];
-    if (ctx.driver.first_that_applies && have && strategy != Strategy::kIdentity) continue;
-    const auto start = std::chrono::steady_clock::now();
-    // Each strategy fills an equal share of the progress line; the refinement its last tenth.
-    const ProgressSpan share{ctx.progress, to_string(strategy), static_cast<double>(s) / strategies,
-                             static_cast<double>(s + 1) / strategies};
-    const bool refined = refine && strategy != Strategy::kIdentity;
-    share.at(0.0);
-    std::vector<TreeMatchResult> found =
-        candidates(strategy, input, tree, ctx, whole, share.part(0.0, refined ? 0.9 : 1.0));
-    // Exchanges of processes and subtrees that lower the weighted cost, for every candidate but
-    // the identity (the floor a launcher gives); independent, so they run as tasks.
-    if (refined) {
-      share.at(0.9, ", refining");
-      kernels::parallel_for_all(found.size(), [&](std::size_t c) {
-        const RefinementStats stats =
-            refine_mapping(input.whole(), tree, found[c].mapping.leaf_of_rank, ctx.refinement);
-        found[c].refinement_swaps = stats.swaps + stats.subtree_swaps;
-      });
-    }
-    StrategyTrace trace{to_string(strategy), found.size(), 0.0, 0.0};
-    for (TreeMatchResult& candidate : found) {
-      const MappingCost cost = input.cost(tree, candidate.mapping);
-      if (trace.best_weighted == 0.0 || cost.weighted < trace.best_weighted)
-        trace.best_weighted = cost.weighted;
-      if (have && !(cost.weighted < best_cost.weighted)) continue;
-      candidate.strategy = to_string(strategy);
-      if (have && strategy != Strategy::kIdentity) candidate.identity_kept = false;
-      best = std::move(candidate);
-      best_cost = cost;
-      have = true;
-    }
-    trace.seconds = kernels::seconds_since(start);
-    if (ctx.progress != nullptr) ctx.progress->strategy_ended(trace);
-    traces.push_back(std::move(trace));
+  Kept kept;
+  if (ctx.driver.include_default && adds_candidates(ctx, whole)) {
+    // The default preset's candidates first, so that ties keep its mapping.
+    const Context floor = default_preset_beside(ctx);
+    const double share =
+        static_cast<double>(floor.driver.strategies.size()) /
+        static_cast<double>(floor.driver.strategies.size() + ctx.driver.strategies.size());
+    run_strategies(input, tree, floor, whole, {ctx.progress, "", 0.0, share}, " (default preset)",
+                   kept);
+    run_strategies(input, tree, ctx, whole, {ctx.progress, "", share, 1.0}, "", kept);
+  } else {
+    run_strategies(input, tree, ctx, whole, {ctx.progress, "", 0.0, 1.0}, "", kept);
   }
+  TreeMatchResult& best = kept.best;
+  const bool have = kept.have;
+  const MappingCost& best_cost = kept.cost;
   if (!have) best.mapping = identity_mapping(input.size());  // no strategy applied
   // Virtual leaves (oversubscription) back to cores.
   for (Index& leaf : best.mapping.leaf_of_rank) leaf /= per_leaf;
   // Without oversubscription the tree is the topology: the kept candidate's cost stands.
   best.cost = per_leaf == 1 && have ? best_cost : input.cost(topology, best.mapping);
-  best.strategies = std::move(traces);
+  best.strategies = std::move(kept.traces);
   return best;
 }
 

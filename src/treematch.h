@@ -13,7 +13,8 @@ namespace treematch {
 /// Maps the graph's processes onto the topology's leaves. Runs ctx.driver.strategies in order
 /// (src/strategies/: the bottom-up walk, the prioritised walks, the greedy and multilevel
 /// top-down mappings, the identity), refines each candidate but the identity
-/// (ctx.refinement) and keeps the cheapest by weighted cost, the earlier on ties. The refinement
+/// (ctx.refinement) and keeps the cheapest by weighted cost, the earlier on ties; with
+/// ctx.driver.include_default the default preset's strategies run first. The refinement
 /// and every strategy but the walks need the whole matrix: they run on inputs of at most
 /// ctx.driver.whole_matrix_max_entries entries, or when ctx.driver.whole_matrix_forced. With
 /// allowed leaves (--cores, a machine with holes) the mapping is constrained_treematch_map's.

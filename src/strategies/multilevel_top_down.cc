@@ -17,12 +17,17 @@ int multilevel_runs(Offset entries, const MultilevelTopDownContext& ctx) {
   return static_cast<int>(std::clamp<std::int64_t>(runs, 1, std::max(1, ctx.max_runs)));
 }
 
+bool multilevel_top_down_applies(Offset entries, const Topology& tree,
+                                 const MultilevelTopDownContext& ctx) {
+  return entries <= ctx.max_entries && tree.depth() > 0;
+}
+
 std::vector<TreeMatchResult> multilevel_top_down_mappings(const CommGraph& graph,
                                                           const Topology& tree,
                                                           const GroupingContext& grouping,
                                                           const PartitionContext& partition,
                                                           const MultilevelTopDownContext& ctx) {
-  if (graph.nnz() > ctx.max_entries || tree.depth() == 0) return {};
+  if (!multilevel_top_down_applies(graph.nnz(), tree, ctx)) return {};
   const int runs = multilevel_runs(graph.nnz(), ctx);
   const int split_depth = std::max(1, tree.depth() - 2);
   const GroupingContext inner = inner_grouping(grouping);

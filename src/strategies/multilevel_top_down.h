@@ -14,6 +14,11 @@ namespace treematch {
 /// count, not a time, so results repeat).
 int multilevel_runs(Offset entries, const MultilevelTopDownContext& ctx);
 
+/// Whether multilevel_top_down_mappings gives any mapping: a matrix of at most ctx.max_entries
+/// entries on a tree of one level or more.
+bool multilevel_top_down_applies(Offset entries, const Topology& tree,
+                                 const MultilevelTopDownContext& ctx);
+
 /// One mapping per seed (partition.seed + run): the nodes above depth max(1, depth - 2) split
 /// into their children's capacities by multilevel recursive bisection (src/multilevel_partition.h)
 /// then the greedy split's pairwise swaps, the walk inside the subtrees below. The runs are

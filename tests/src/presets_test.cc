@@ -82,6 +82,55 @@ TEST(Presets, FastRunsTheWalkOnlyWhereTheMultilevelMappingDoesNotApply) {
             (std::vector<std::string>{"multilevel-top-down", "bottom-up", "identity"}));
 }
 
+// The default preset walks the whole tree above walk.max_processes_beside_multilevel processes
+// only where no multilevel top-down candidate is made; strong walks it at any size.
+TEST(Presets, DefaultWalksLargeInputsOnlyWithoutTheMultilevelMapping) {
+  const Topology tree = tree_of({8, 2, 4});
+  const CommGraph graph = make_stencil_27({.nx = 4, .ny = 4, .nz = 4, .seed = 5});
+  Context ctx = preset_context(Preset::kDefault);
+  const auto walked = [&](const Context& c) {
+    const std::vector<std::string> run = strategies_run(treematch_map(graph, tree, c));
+    return std::find(run.begin(), run.end(), "bottom-up") != run.end();
+  };
+  EXPECT_TRUE(walked(ctx)) << "64 processes: at most the limit";
+  ctx.walk.max_processes_beside_multilevel = graph.size() - 1;
+  EXPECT_FALSE(walked(ctx)) << "above the limit, beside the multilevel candidate";
+  const TreeMatchResult without = treematch_map(graph, tree, ctx);
+  EXPECT_EQ(without.strategy, "multilevel-top-down");
+  ctx.multilevel.max_entries = graph.nnz() - 1;  // no multilevel candidate now
+  EXPECT_TRUE(walked(ctx));
+  ctx.multilevel.max_entries = graph.nnz();
+  ctx.driver.strategies = {Strategy::kBottomUp, Strategy::kIdentity};  // nor here
+  EXPECT_TRUE(walked(ctx));
+  Context strong = preset_context(Preset::kStrong);
+  EXPECT_GT(strong.walk.max_processes_beside_multilevel, Index{1} << 30);
+  EXPECT_NE(describe(ctx).find("walk.max_processes_beside_multilevel = 63\n"), std::string::npos);
+  set_option(strong, "walk.max_processes_beside_multilevel", "5");
+  EXPECT_EQ(strong.walk.max_processes_beside_multilevel, 5);
+}
+
+// Strong makes the default preset's candidates first, but not where they would repeat its own:
+// without the whole matrix only the walks run, unrefined, with the same options.
+TEST(Presets, StrongMakesTheDefaultCandidatesOnlyWhereTheyDiffer) {
+  const Topology tree = tree_of({8, 2, 4});
+  const CommGraph graph = make_stencil_27({.nx = 4, .ny = 4, .nz = 4, .seed = 5});
+  const auto default_runs = [&](const Context& ctx) {
+    std::size_t count = 0;
+    for (const StrategyTrace& trace : treematch_map(graph, tree, ctx).strategies)
+      count += trace.strategy.find("(default preset)") != std::string::npos ? 1 : 0;
+    return count;
+  };
+  Context strong = preset_context(Preset::kStrong);
+  EXPECT_EQ(default_runs(strong), preset_context(Preset::kDefault).driver.strategies.size());
+  strong.driver.whole_matrix_max_entries = graph.nnz() - 1;  // only the walks now
+  EXPECT_EQ(default_runs(strong), 0u);
+  strong.grouping.seeds_per_process = 1;  // the walks differ from the default's
+  EXPECT_GT(default_runs(strong), 0u);
+  strong.driver.include_default = false;
+  strong.driver.whole_matrix_max_entries = graph.nnz();
+  EXPECT_EQ(default_runs(strong), 0u);
+}
+
 // Every preset: one rank per leaf, never costlier than the identity (rank i on leaf i), on a
 // pattern made for a tree (permuted) and on a shuffled stencil.
 TEST(Presets, EveryPresetMapsOneToOneAndNeverCostlierThanTheIdentity) {
