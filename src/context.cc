@@ -56,13 +56,14 @@ Context preset_context(Preset preset) {
       // candidates, the walk over the whole tree at any size and the walks with costly links
       // first on more processes, a longer refinement.
       ctx.driver.include_default = true;
-      ctx.walk.max_processes_beside_multilevel = std::numeric_limits<kernels::Index>::max();
+      ctx.driver.multilevel_only_above = std::numeric_limits<kernels::Index>::max();
       ctx.prioritised.max_processes = 65536;
       ctx.greedy_top_down.max_processes = 65536;
       ctx.greedy_top_down.max_entries = std::int64_t{1} << 20;
       ctx.multilevel.budget = 400000;
       ctx.multilevel.max_runs = 16;
       ctx.partition.attempts = 8;
+      ctx.partition.fm_stall = 200;
       ctx.partition.agreeing_attempts = 0;  // every attempt, agreeing or not
       ctx.refinement.cycles = 4;
       ctx.refinement.rounds = 8;
@@ -130,6 +131,7 @@ std::string describe(const Context& ctx) {
       << "driver.whole_matrix_max_entries = " << ctx.driver.whole_matrix_max_entries << '\n'
       << "driver.whole_matrix_forced = " << ctx.driver.whole_matrix_forced << '\n'
       << "driver.first_that_applies = " << ctx.driver.first_that_applies << '\n'
+      << "driver.multilevel_only_above = " << ctx.driver.multilevel_only_above << '\n'
       << "driver.include_default = " << ctx.driver.include_default << '\n'
       << "grouping.exhaustive_limit = " << ctx.grouping.exhaustive_limit << '\n'
       << "grouping.seeds_per_process = " << ctx.grouping.seeds_per_process << '\n'
@@ -142,8 +144,6 @@ std::string describe(const Context& ctx) {
       << "grouping.weighted_degree_budget = " << ctx.grouping.weighted_degree_budget << '\n'
       << "grouping.largest_index_budget = " << ctx.grouping.largest_index_budget << '\n'
       << "walk.split = " << to_string(ctx.walk.split) << '\n'
-      << "walk.max_processes_beside_multilevel = " << ctx.walk.max_processes_beside_multilevel
-      << '\n'
       << "prioritised.max_processes = " << ctx.prioritised.max_processes << '\n'
       << "prioritised.max_arity = " << ctx.prioritised.max_arity << '\n'
       << "greedy_top_down.max_processes = " << ctx.greedy_top_down.max_processes << '\n'
@@ -241,6 +241,8 @@ void set_option(Context& ctx, std::string_view name, std::string_view value) {
     ctx.driver.whole_matrix_forced = flag(name, value);
   } else if (is("driver.first_that_applies")) {
     ctx.driver.first_that_applies = flag(name, value);
+  } else if (is("driver.multilevel_only_above")) {
+    ctx.driver.multilevel_only_above = number<Index>(name, value, 0);
   } else if (is("driver.include_default")) {
     ctx.driver.include_default = flag(name, value);
   } else if (is("grouping.exhaustive_limit")) {
@@ -273,8 +275,6 @@ void set_option(Context& ctx, std::string_view name, std::string_view value) {
     } else {
       throw bad_value(name, value, "table2, never or best");
     }
-  } else if (is("walk.max_processes_beside_multilevel")) {
-    ctx.walk.max_processes_beside_multilevel = number<Index>(name, value, 0);
   } else if (is("prioritised.max_processes")) {
     ctx.prioritised.max_processes = number<Index>(name, value, 0);
   } else if (is("prioritised.max_arity")) {

@@ -50,12 +50,6 @@ enum class AritySplit {
 /// The bottom-up walk (src/strategies/bottom_up.h).
 struct WalkContext {
   AritySplit split = AritySplit::kBest;
-  /// Above this many processes the walk over the whole tree is a candidate only where no
-  /// multilevel top-down candidate is made (that one walks inside the nodes anyway): it won only
-  /// at 512 processes or fewer, by at most 0.2%, and lost on every case from 960 processes up
-  /// (clover-960 0.8%, clover-1024 1.6%, S1 7.8%, S2 7.7%, G1 23%), where it took up to a quarter
-  /// of the mapping time (S1, S2).
-  kernels::Index max_processes_beside_multilevel = 2048;
 };
 
 /// The walks that put the links above each depth first (src/strategies/prioritised_links.h):
@@ -101,8 +95,10 @@ struct PartitionContext {
   /// FM passes per level (each stops early after a pass without improvement).
   int fm_passes = 4;
   /// A pass gives up after this many moves (plus n / 100) without a better state: how far it
-  /// climbs out of a local minimum.
-  int fm_stall = 200;
+  /// climbs out of a local minimum. 100, not 200 (now in `strong`): no bench case costlier, G1
+  /// 0.13% and clover-640 0.3% cheaper, S1 and S2 still at the optimum, S1 -10% CPU; 50 (the
+  /// fast preset's) puts S2 0.07% above the optimum.
+  int fm_stall = 100;
   /// V-cycles after the first multilevel pass (re-coarsen inside the sides, refine again).
   int vcycles = 1;
   /// Independent multilevel bisections per split, each with its own matchings and starts; the
@@ -173,6 +169,14 @@ struct DriverContext {
   /// still runs): a list read as "this one, or else that one where it does not apply" (the fast
   /// preset: the multilevel top-down mapping, or the walk on matrices too large for it).
   bool first_that_applies = false;
+  /// Above this many processes, where the multilevel top-down candidate is made, the walk over
+  /// the whole tree and the greedy top-down candidates are not (the multilevel one splits the
+  /// same way, better, and walks inside the nodes anyway). The walk won only at 512 processes or
+  /// fewer, by at most 0.2%, the greedy top-down mapping at 1024 or fewer; from 960 processes up
+  /// the walk lost on every bench case (clover-960 0.8%, clover-1024 1.6%, S1 7.8%, S2 7.7%, G1
+  /// 23%), the greedy one on G1 by 12%; together they took a quarter of the mapping time on S1,
+  /// S2 and G1.
+  kernels::Index multilevel_only_above = 2048;
   /// Runs the default preset's strategies first (with this context's machine, placement and
   /// threads), so that the mapping is never costlier than the default preset's (strong: more
   /// attempts give lower cuts, not always cheaper mappings; clover-320 and maplib-btmz were

@@ -34,11 +34,14 @@ void check_fits(Index processes, Index slots, const Context& ctx) {
       "); use --oversubscribe N to place N processes per core");
 }
 
-/// Whether the driver makes a multilevel top-down candidate for this input.
-bool multilevel_made(const MappingInput& input, const Topology& tree, const Context& ctx,
-                     bool whole) {
+/// Whether an input is above ctx.driver.multilevel_only_above processes and the driver makes a
+/// multilevel top-down candidate for it: the walk over the whole tree and the greedy top-down
+/// mappings are then not made.
+bool left_to_multilevel(const MappingInput& input, const Topology& tree, const Context& ctx,
+                        bool whole) {
   const std::vector<Strategy>& list = ctx.driver.strategies;
-  return whole && std::find(list.begin(), list.end(), Strategy::kMultilevelTopDown) != list.end() &&
+  return input.size() > ctx.driver.multilevel_only_above && whole &&
+         std::find(list.begin(), list.end(), Strategy::kMultilevelTopDown) != list.end() &&
          multilevel_top_down_applies(input.entries(), tree, ctx.multilevel);
 }
 
@@ -48,10 +51,7 @@ std::vector<TreeMatchResult> candidates(Strategy strategy, const MappingInput& i
                                         const ProgressSpan& progress) {
   switch (strategy) {
     case Strategy::kBottomUp: {
-      if (input.size() > ctx.walk.max_processes_beside_multilevel &&
-          multilevel_made(input, tree, ctx, whole)) {
-        return {};
-      }
+      if (left_to_multilevel(input, tree, ctx, whole)) return {};
       std::vector<TreeMatchResult> one;
       one.push_back(bottom_up_mapping(input, tree, ctx.grouping, ctx.walk, progress));
       return one;
@@ -59,7 +59,7 @@ std::vector<TreeMatchResult> candidates(Strategy strategy, const MappingInput& i
     case Strategy::kPrioritisedLinks:
       return prioritised_links_mappings(input, tree, ctx.grouping, ctx.prioritised);
     case Strategy::kGreedyTopDown:
-      if (!whole) return {};
+      if (!whole || left_to_multilevel(input, tree, ctx, whole)) return {};
       return greedy_top_down_mappings(input.whole(), tree, ctx.grouping, ctx.greedy_top_down);
     case Strategy::kMultilevelTopDown:
       if (!whole) return {};

@@ -11,10 +11,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 # 4096 ranks of a sparse geometric pattern on 16 x 256 cores: the default preset's walk groups
-# by 256 first and takes a few seconds (the walk over the whole tree is made at 4096 processes
+# by 256 first and takes a few seconds (at 4096 processes the walk over the whole tree is made
 # beside the multilevel mapping only when asked).
 "$treematch" generate geometric --ranks 4096 --points 65536 pattern.graph -q 2> /dev/null
-map="$treematch map -m pattern.graph -t 'pack:16 core:256 pu:1' --set walk.max_processes_beside_multilevel=4096"
+map="$treematch map -m pattern.graph -t 'pack:16 core:256 pu:1' --set driver.multilevel_only_above=4096"
 
 # Delay 0: every step is drawn, so the walk's levels show however fast the machine is.
 script -qefc "TREEMATCH_PROGRESS_DELAY=0 $map -o tty.txt" /dev/null > tty.log

@@ -82,31 +82,29 @@ TEST(Presets, FastRunsTheWalkOnlyWhereTheMultilevelMappingDoesNotApply) {
             (std::vector<std::string>{"multilevel-top-down", "bottom-up", "identity"}));
 }
 
-// The default preset walks the whole tree above walk.max_processes_beside_multilevel processes
-// only where no multilevel top-down candidate is made; strong walks it at any size.
-TEST(Presets, DefaultWalksLargeInputsOnlyWithoutTheMultilevelMapping) {
+// Above driver.multilevel_only_above processes the default preset makes neither the walk over the
+// whole tree nor the greedy top-down mappings where it makes the multilevel top-down one; strong
+// makes them at any size.
+TEST(Presets, DefaultLeavesLargeInputsToTheMultilevelMapping) {
   const Topology tree = tree_of({8, 2, 4});
   const CommGraph graph = make_stencil_27({.nx = 4, .ny = 4, .nz = 4, .seed = 5});
   Context ctx = preset_context(Preset::kDefault);
-  const auto walked = [&](const Context& c) {
-    const std::vector<std::string> run = strategies_run(treematch_map(graph, tree, c));
-    return std::find(run.begin(), run.end(), "bottom-up") != run.end();
-  };
-  EXPECT_TRUE(walked(ctx)) << "64 processes: at most the limit";
-  ctx.walk.max_processes_beside_multilevel = graph.size() - 1;
-  EXPECT_FALSE(walked(ctx)) << "above the limit, beside the multilevel candidate";
-  const TreeMatchResult without = treematch_map(graph, tree, ctx);
-  EXPECT_EQ(without.strategy, "multilevel-top-down");
+  const auto run = [&](const Context& c) { return strategies_run(treematch_map(graph, tree, c)); };
+  using Names = std::vector<std::string>;
+  EXPECT_EQ(run(ctx), (Names{"bottom-up", "greedy-top-down", "multilevel-top-down", "identity"}))
+      << "64 processes: at most the limit";
+  ctx.driver.multilevel_only_above = graph.size() - 1;
+  EXPECT_EQ(run(ctx), (Names{"multilevel-top-down", "identity"})) << "above the limit";
   ctx.multilevel.max_entries = graph.nnz() - 1;  // no multilevel candidate now
-  EXPECT_TRUE(walked(ctx));
+  EXPECT_EQ(run(ctx), (Names{"bottom-up", "greedy-top-down", "identity"}));
   ctx.multilevel.max_entries = graph.nnz();
-  ctx.driver.strategies = {Strategy::kBottomUp, Strategy::kIdentity};  // nor here
-  EXPECT_TRUE(walked(ctx));
+  ctx.driver.strategies = {Strategy::kBottomUp, Strategy::kGreedyTopDown, Strategy::kIdentity};
+  EXPECT_EQ(run(ctx), (Names{"bottom-up", "greedy-top-down", "identity"})) << "nor here";
   Context strong = preset_context(Preset::kStrong);
-  EXPECT_GT(strong.walk.max_processes_beside_multilevel, Index{1} << 30);
-  EXPECT_NE(describe(ctx).find("walk.max_processes_beside_multilevel = 63\n"), std::string::npos);
-  set_option(strong, "walk.max_processes_beside_multilevel", "5");
-  EXPECT_EQ(strong.walk.max_processes_beside_multilevel, 5);
+  EXPECT_GT(strong.driver.multilevel_only_above, Index{1} << 30);
+  EXPECT_NE(describe(ctx).find("driver.multilevel_only_above = 63\n"), std::string::npos);
+  set_option(strong, "driver.multilevel_only_above", "5");
+  EXPECT_EQ(strong.driver.multilevel_only_above, 5);
 }
 
 // Strong makes the default preset's candidates first, but not where they would repeat its own:
