@@ -53,8 +53,8 @@ Context preset_context(Preset preset) {
       break;
     case Preset::kStrong:
       // The default preset's candidates, then more seeds and attempts for the top-down
-      // candidates, the walk over the whole tree at any size and the walks with costly links
-      // first on more processes, a longer refinement.
+      // candidates, the walk over the whole tree and the greedy top-down mappings at any size,
+      // the walks with costly links first on more processes, a longer refinement.
       ctx.driver.include_default = true;
       ctx.driver.multilevel_only_above = std::numeric_limits<kernels::Index>::max();
       ctx.prioritised.max_processes = 65536;
