@@ -34,14 +34,19 @@ void check_fits(Index processes, Index slots, const Context& ctx) {
       "); use --oversubscribe N to place N processes per core");
 }
 
+/// Whether ctx.driver.strategies names `strategy`.
+bool lists(const Context& ctx, Strategy strategy) {
+  const std::vector<Strategy>& list = ctx.driver.strategies;
+  return std::find(list.begin(), list.end(), strategy) != list.end();
+}
+
 /// Whether an input is above ctx.driver.multilevel_only_above processes and the driver makes a
 /// multilevel top-down candidate for it: the walk over the whole tree and the greedy top-down
 /// mappings are then not made.
 bool left_to_multilevel(const MappingInput& input, const Topology& tree, const Context& ctx,
                         bool whole) {
-  const std::vector<Strategy>& list = ctx.driver.strategies;
   return input.size() > ctx.driver.multilevel_only_above && whole &&
-         std::find(list.begin(), list.end(), Strategy::kMultilevelTopDown) != list.end() &&
+         lists(ctx, Strategy::kMultilevelTopDown) &&
          multilevel_top_down_applies(input.entries(), tree, ctx.multilevel);
 }
 
@@ -96,16 +101,11 @@ Context default_preset_beside(const Context& ctx) {
   return floor;
 }
 
-/// Whether the default preset's strategies can give a candidate that ctx's do not: not where
-/// only the walks run, unrefined (without the whole matrix, e.g. S3), with the default's options
+/// Whether the `floor` context's strategies can give a candidate that ctx's do not: not where
+/// only the walks run, unrefined (without the whole matrix, e.g. S3), with the floor's options
 /// and limits no wider than ctx's (strong's 1M-process walk would be made twice).
-bool adds_candidates(const Context& ctx, bool whole) {
-  const Context floor = preset_context(Preset::kDefault);
-  const std::vector<Strategy>& list = ctx.driver.strategies;
-  const auto runs = [&](Strategy strategy) {
-    return std::find(list.begin(), list.end(), strategy) != list.end();
-  };
-  return whole || !runs(Strategy::kBottomUp) || !runs(Strategy::kPrioritisedLinks) ||
+bool adds_candidates(const Context& ctx, const Context& floor, bool whole) {
+  return whole || !lists(ctx, Strategy::kBottomUp) || !lists(ctx, Strategy::kPrioritisedLinks) ||
          ctx.driver.first_that_applies || !(ctx.grouping == floor.grouping) ||
          ctx.walk.split != floor.walk.split ||
          ctx.prioritised.max_processes < floor.prioritised.max_processes ||
@@ -211,26 +211,25 @@ TreeMatchResult treematch_map(const MappingInput& input, const Topology& topolog
   const bool whole =
       ctx.driver.whole_matrix_forced || input.entries() <= ctx.driver.whole_matrix_max_entries;
   Kept kept;
-  if (ctx.driver.include_default && adds_candidates(ctx, whole)) {
-    // The default preset's candidates first, so that ties keep its mapping.
+  double own_begin = 0.0;  // where ctx's strategies start on the progress line
+  if (ctx.driver.include_default) {
     const Context floor = default_preset_beside(ctx);
-    const double share =
-        static_cast<double>(floor.driver.strategies.size()) /
-        static_cast<double>(floor.driver.strategies.size() + ctx.driver.strategies.size());
-    run_strategies(input, tree, floor, whole, {ctx.progress, "", 0.0, share}, " (default preset)",
-                   kept);
-    run_strategies(input, tree, ctx, whole, {ctx.progress, "", share, 1.0}, "", kept);
-  } else {
-    run_strategies(input, tree, ctx, whole, {ctx.progress, "", 0.0, 1.0}, "", kept);
+    if (adds_candidates(ctx, floor, whole)) {
+      // The default preset's candidates first, so that ties keep its mapping.
+      own_begin =
+          static_cast<double>(floor.driver.strategies.size()) /
+          static_cast<double>(floor.driver.strategies.size() + ctx.driver.strategies.size());
+      run_strategies(input, tree, floor, whole, {ctx.progress, "", 0.0, own_begin},
+                     " (default preset)", kept);
+    }
   }
+  run_strategies(input, tree, ctx, whole, {ctx.progress, "", own_begin, 1.0}, "", kept);
   TreeMatchResult& best = kept.best;
-  const bool have = kept.have;
-  const MappingCost& best_cost = kept.cost;
-  if (!have) best.mapping = identity_mapping(input.size());  // no strategy applied
+  if (!kept.have) best.mapping = identity_mapping(input.size());  // no strategy applied
   // Virtual leaves (oversubscription) back to cores.
   for (Index& leaf : best.mapping.leaf_of_rank) leaf /= per_leaf;
   // Without oversubscription the tree is the topology: the kept candidate's cost stands.
-  best.cost = per_leaf == 1 && have ? best_cost : input.cost(topology, best.mapping);
+  best.cost = per_leaf == 1 && kept.have ? kept.cost : input.cost(topology, best.mapping);
   best.strategies = std::move(kept.traces);
   return best;
 }
