@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "kernels/parallel_tasks.h"
+#include "kernels/part_subgraphs.h"
 #include "kernels/utility.h"
 #include "src/cost.h"
 #include "src/mapping_input.h"
@@ -332,27 +333,6 @@ Topology subtree_topology(const Topology& topology, int depth) {
   return Topology(std::vector<TreeLevel>(levels.begin() + depth, levels.end()), {});
 }
 
-/// The subgraphs of `g` induced by its parts (part_of[v] in [0, parts)), each renumbered in the
-/// order of its vertices: edges between parts are dropped, rows stay sorted. One pass over `g`.
-std::vector<Csr> part_subgraphs(CsrView g, const std::vector<Index>& part_of, std::size_t parts) {
-  std::vector<Csr> subs(parts);
-  std::vector<Index> local_of(at(g.n));
-  for (Index v = 0; v < g.n; ++v) local_of[at(v)] = subs[at(part_of[at(v)])].n++;
-  for (Csr& sub : subs) sub.offsets.reserve(at(sub.n) + 1);
-  for (Index v = 0; v < g.n; ++v) {
-    const Index part = part_of[at(v)];
-    Csr& sub = subs[at(part)];
-    for (Offset e = g.row_begin(v); e < g.row_end(v); ++e) {
-      const Index u = g.targets[at(e)];
-      if (part_of[at(u)] != part) continue;
-      sub.targets.push_back(local_of[at(u)]);
-      sub.weights.push_back(g.weights[at(e)]);
-    }
-    sub.offsets.push_back(static_cast<Offset>(sub.targets.size()));
-  }
-  return subs;
-}
-
 using kernels::seconds_since;
 
 /// The top-down recursion over the tree, with its statistics. A node's processes come with the
@@ -493,7 +473,7 @@ class TopDownMapper {
     if (parts.size() == 1) {
       part_subs.push_back(std::move(sub));
     } else {
-      part_subs = part_subgraphs(sub.view(), part_of, parts.size());
+      part_subs = kernels::part_subgraphs(sub.view(), part_of, parts.size());
     }
     sub = {};  // the parts hold it now
     members = {};

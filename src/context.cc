@@ -67,6 +67,7 @@ Context preset_context(Preset preset) {
       ctx.partition.agreeing_attempts = 0;  // every attempt, agreeing or not
       ctx.refinement.cycles = 4;
       ctx.refinement.rounds = 8;
+      ctx.pair_remap.rounds = 16;
       break;
   }
   return ctx;
@@ -172,6 +173,10 @@ std::string describe(const Context& ctx) {
       << "refinement.rounds = " << ctx.refinement.rounds << '\n'
       << "refinement.partners = " << ctx.refinement.partners << '\n'
       << "refinement.blocks_tried = " << ctx.refinement.blocks_tried << '\n'
+      << "pair_remap.rounds = " << ctx.pair_remap.rounds << '\n'
+      << "pair_remap.runs = " << ctx.pair_remap.runs << '\n'
+      << "pair_remap.attempts = " << ctx.pair_remap.attempts << '\n'
+      << "pair_remap.max_processes = " << ctx.pair_remap.max_processes << '\n'
       << "baselines.seed = " << ctx.baselines.seed << '\n'
       << "threads = " << ctx.threads << (ctx.threads == 0 ? " (all)" : "") << '\n';
   return out.str();
@@ -311,6 +316,14 @@ void set_option(Context& ctx, std::string_view name, std::string_view value) {
     ctx.partition.swap_passes = number<int>(name, value, 0);
   } else if (is("partition.seed")) {
     ctx.partition.seed = number<std::uint64_t>(name, value, 0);
+  } else if (is("pair_remap.rounds")) {
+    ctx.pair_remap.rounds = number<int>(name, value, 0);
+  } else if (is("pair_remap.runs")) {
+    ctx.pair_remap.runs = number<int>(name, value, 1);
+  } else if (is("pair_remap.attempts")) {
+    ctx.pair_remap.attempts = number<int>(name, value, 1);
+  } else if (is("pair_remap.max_processes")) {
+    ctx.pair_remap.max_processes = number<Index>(name, value, 0);
   } else if (is("refinement.swaps")) {
     ctx.refinement.swaps = flag(name, value);
   } else if (is("refinement.max_entries")) {

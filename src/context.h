@@ -140,6 +140,20 @@ struct RefinementContext {
   int blocks_tried = 2;  ///< ... and prices every leaf of the best of those blocks
 };
 
+/// The kept mapping's sibling subtrees mapped again two at a time (src/pair_remapping.h).
+struct PairRemapContext {
+  /// Passes over the pairs that exchange traffic (0 = none), until one changes nothing.
+  int rounds = 0;
+  int runs = 4;  ///< multilevel top-down mappings (seeds) made of each pair, each refined
+  /// Bisection attempts in those mappings (partition.attempts for them): many cheap restarts
+  /// find more than a few costly ones (on G1 3 gave the same costs as strong's 8 in 40% less
+  /// time).
+  int attempts = 3;
+  /// Only on inputs of at most this many processes: a round costs a mapping of every pair that
+  /// talks (S2: ~1500 pairs of 128-process groups, about 30 s, for a mapping at the optimum).
+  kernels::Index max_processes = 8192;
+};
+
 struct BaselineContext {
   std::uint64_t seed = 1;  ///< random and MPIPP starts
 };
@@ -202,6 +216,7 @@ struct Context {
   PlacementContext placement;
   PartitionContext partition;
   RefinementContext refinement;
+  PairRemapContext pair_remap;
   BaselineContext baselines;
   DriverContext driver;
   int threads = 0;  ///< 0 = all hardware threads

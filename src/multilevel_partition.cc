@@ -11,6 +11,7 @@
 
 #include "kernels/gain_heap.h"
 #include "kernels/parallel_tasks.h"
+#include "kernels/part_subgraphs.h"
 #include "kernels/utility.h"
 
 namespace treematch {
@@ -511,24 +512,6 @@ std::vector<Index> bisect(CsrView graph, Load target0, const PartitionContext& c
   return std::move(tried[best].side);
 }
 
-/// The subgraph induced by the vertices of one side, renumbered in increasing order.
-Csr side_subgraph(CsrView g, const std::vector<Index>& side, Index which,
-                  const std::vector<Index>& local_of) {
-  Csr sub;
-  for (Index v = 0; v < g.n; ++v) {
-    if (side[at(v)] != which) continue;
-    for (Offset e = g.row_begin(v); e < g.row_end(v); ++e) {
-      const Index t = g.targets[at(e)];
-      if (side[at(t)] != which) continue;
-      sub.targets.push_back(local_of[at(t)]);
-      sub.weights.push_back(g.weights[at(e)]);
-    }
-    sub.offsets.push_back(static_cast<Offset>(sub.targets.size()));
-    ++sub.n;
-  }
-  return sub;
-}
-
 /// Parts [lo, hi) for the vertices of `g`, whose original ids are `ids`.
 void split_range(CsrView g, const std::vector<Index>& ids, const std::vector<Index>& sizes,
                  std::size_t lo, std::size_t hi, const PartitionContext& ctx,
@@ -546,14 +529,9 @@ void split_range(CsrView g, const std::vector<Index>& ids, const std::vector<Ind
   if (ctx.grow_attempts)
     own.attempts = std::max(ctx.attempts, static_cast<int>(std::bit_width(hi - lo - 1)));
   const std::vector<Index> side = bisect(g, target0, own);
-  std::vector<Index> local_of(at(g.n));
   std::vector<Index> ids_of[2];
-  for (Index v = 0; v < g.n; ++v) {
-    std::vector<Index>& mine = ids_of[at(side[at(v)])];
-    local_of[at(v)] = static_cast<Index>(mine.size());
-    mine.push_back(ids[at(v)]);
-  }
-  Csr sub[2] = {side_subgraph(g, side, 0, local_of), side_subgraph(g, side, 1, local_of)};
+  for (Index v = 0; v < g.n; ++v) ids_of[at(side[at(v)])].push_back(ids[at(v)]);
+  const std::vector<Csr> sub = kernels::part_subgraphs(g, side, 2);
   // The halves share nothing, so running them as tasks cannot change the result.
   const auto left = [&] { split_range(sub[0].view(), ids_of[0], sizes, lo, mid, ctx, part); };
   const auto right = [&] { split_range(sub[1].view(), ids_of[1], sizes, mid, hi, ctx, part); };

@@ -11,6 +11,7 @@
 #include "kernels/utility.h"
 #include "src/constrained_mapping.h"
 #include "src/cost.h"
+#include "src/pair_remapping.h"
 #include "src/progress.h"
 #include "src/refinement.h"
 #include "src/strategies/bottom_up.h"
@@ -163,6 +164,24 @@ void run_strategies(const MappingInput& input, const Topology& tree, const Conte
   }
 }
 
+/// The kept candidate's sibling subtrees mapped again in pairs (ctx.pair_remap), not the
+/// identity's (the floor a launcher gives). Adds a trace named "pair remapping".
+void remap_pairs_of_kept(const MappingInput& input, const Topology& tree, const Context& ctx,
+                         Kept& kept) {
+  const auto start = std::chrono::steady_clock::now();
+  const PairRemapStats stats =
+      remap_subtree_pairs(input.whole(), tree, kept.best.mapping.leaf_of_rank, ctx);
+  if (stats.depth == 0) return;
+  if (stats.changed > 0) {
+    kept.cost = input.cost(tree, kept.best.mapping);
+    kept.best.strategy += " + pair remapping";
+  }
+  StrategyTrace trace{"pair remapping", static_cast<std::size_t>(stats.pairs), kept.cost.weighted,
+                      kernels::seconds_since(start)};
+  if (ctx.progress != nullptr) ctx.progress->strategy_ended(trace);
+  kept.traces.push_back(std::move(trace));
+}
+
 }  // namespace
 
 TreeMatchResult treematch_map(const CommGraph& graph, const Topology& topology,
@@ -224,6 +243,9 @@ TreeMatchResult treematch_map(const MappingInput& input, const Topology& topolog
     }
   }
   run_strategies(input, tree, ctx, whole, {ctx.progress, "", own_begin, 1.0}, "", kept);
+  if (kept.have && whole && !kept.best.identity_kept && ctx.pair_remap.rounds > 0) {
+    remap_pairs_of_kept(input, tree, ctx, kept);
+  }
   TreeMatchResult& best = kept.best;
   if (!kept.have) best.mapping = identity_mapping(input.size());  // no strategy applied
   // Virtual leaves (oversubscription) back to cores.

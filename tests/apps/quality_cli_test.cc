@@ -232,5 +232,25 @@ TEST(CliPresets, StrongIsNeverCostlierThanDefault) {
   }
 }
 
+// The strong preset maps pairs of sibling subtrees again (pair_remap): on CloverLeaf's 512 ranks,
+// where the top-down split fixed the nodes one bisection at a time, it finds a cheaper mapping
+// than strong's candidates alone (7.632e9 against 7.704e9 when written).
+TEST(CliPresets, StrongRemapsPairsOfNodesForALowerCost) {
+  TempDir dir;
+  const std::string matrix = clover("512");
+  const std::string machine = "tleaf 3 22 1 2 1 12 1";
+  const std::string args = "map -m " + quote(matrix) + " -t " + quote(machine) + " --preset strong";
+  const CommandResult remapped = run_treematch(args, dir);
+  const CommandResult alone = run_treematch(args + " --set pair_remap.rounds=0", dir);
+  ASSERT_EQ(remapped.exit_code, 0) << remapped.err;
+  ASSERT_EQ(alone.exit_code, 0) << alone.err;
+  const CommGraph graph = io::read_matrix(matrix);
+  const Topology topology = io::read_topology(machine);
+  const auto cost = [&](const CommandResult& run) {
+    return evaluate_cost(graph, topology, Mapping{parse_perm(run.out)}).weighted;
+  };
+  EXPECT_LT(cost(remapped), cost(alone));
+}
+
 }  // namespace
 }  // namespace treematch::testing

@@ -18,6 +18,14 @@ inline Topology tree_of(const std::vector<Index>& arities) {
   return Topology(levels, {});
 }
 
+/// The same with the link cost of each level (root first).
+inline Topology costly_tree(const std::vector<Index>& arities, const std::vector<double>& costs) {
+  std::vector<TreeLevel> levels;
+  for (std::size_t i = 0; i < arities.size(); ++i)
+    levels.push_back(TreeLevel{arities[i], costs[i], "level"});
+  return Topology(levels, {});
+}
+
 /// Ranks that share a subtree h levels up exchange base^(depth - h): pairs under one leaf-parent
 /// talk most, and so on. `rank_of_slot` relabels: the process at slot s is rank_of_slot[s].
 inline CommGraph hierarchical_pattern(const Topology& tree, const std::vector<Index>& rank_of_slot,

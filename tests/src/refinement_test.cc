@@ -16,17 +16,11 @@
 namespace treematch {
 namespace {
 
+using testing::costly_tree;
 using testing::hierarchical_pattern;
 using testing::random_permutation;
 using testing::random_sparse_graph;
 using testing::tree_of;
-
-Topology costly_tree(const std::vector<Index>& arities, const std::vector<double>& costs) {
-  std::vector<TreeLevel> levels;
-  for (std::size_t i = 0; i < arities.size(); ++i)
-    levels.push_back(TreeLevel{arities[i], costs[i], "level"});
-  return Topology(levels, {});
-}
 
 double weighted(const CommGraph& graph, const Topology& tree, const std::vector<Index>& leaves) {
   return evaluate_cost(graph, tree, Mapping{leaves}).weighted;
