@@ -65,6 +65,7 @@ Context preset_context(Preset preset) {
       ctx.partition.attempts = 8;
       ctx.partition.fm_stall = 200;
       ctx.partition.agreeing_attempts = 0;  // every attempt, agreeing or not
+      ctx.partition.uncoarsened_attempts = 0;
       ctx.refinement.cycles = 4;
       ctx.refinement.rounds = 8;
       ctx.pair_remap.rounds = 16;
@@ -162,6 +163,7 @@ std::string describe(const Context& ctx) {
       << "partition.vcycles = " << ctx.partition.vcycles << '\n'
       << "partition.attempts = " << ctx.partition.attempts << '\n'
       << "partition.grow_attempts = " << ctx.partition.grow_attempts << '\n'
+      << "partition.uncoarsened_attempts = " << ctx.partition.uncoarsened_attempts << '\n'
       << "partition.agreeing_attempts = " << ctx.partition.agreeing_attempts << '\n'
       << "partition.agreement_vertices = " << ctx.partition.agreement_vertices << '\n'
       << "partition.swap_passes = " << ctx.partition.swap_passes << '\n'
@@ -308,6 +310,8 @@ void set_option(Context& ctx, std::string_view name, std::string_view value) {
     ctx.partition.attempts = number<int>(name, value, 1);
   } else if (is("partition.grow_attempts")) {
     ctx.partition.grow_attempts = flag(name, value);
+  } else if (is("partition.uncoarsened_attempts")) {
+    ctx.partition.uncoarsened_attempts = number<int>(name, value, 0);
   } else if (is("partition.agreeing_attempts")) {
     ctx.partition.agreeing_attempts = number<int>(name, value, 0);
   } else if (is("partition.agreement_vertices")) {

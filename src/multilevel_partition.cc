@@ -528,6 +528,9 @@ void split_range(CsrView g, const std::vector<Index>& ids, const std::vector<Ind
   PartitionContext own = ctx;
   if (ctx.grow_attempts)
     own.attempts = std::max(ctx.attempts, static_cast<int>(std::bit_width(hi - lo - 1)));
+  // On a graph too small to coarsen, attempts differ only by their growing starts.
+  if (ctx.uncoarsened_attempts > 0 && g.n <= std::max<Index>(2, ctx.coarsest))
+    own.attempts = std::min(own.attempts, ctx.uncoarsened_attempts);
   const std::vector<Index> side = bisect(g, target0, own);
   std::vector<Index> ids_of[2];
   for (Index v = 0; v < g.n; ++v) ids_of[at(side[at(v)])].push_back(ids[at(v)]);

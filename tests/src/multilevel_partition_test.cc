@@ -130,6 +130,32 @@ TEST(MultilevelPartition, MoreAttemptsNeverCutMoreInABisection) {
   }
 }
 
+//   A bisection of a graph too small to coarsen is made at most uncoarsened_attempts times, one of
+//   a larger graph as often as asked. On these graphs 1 and 5 attempts give different parts, so
+//   the limit shows in the result.
+TEST(MultilevelPartition, UncoarsenedAttemptsLimitOnlyGraphsTooSmallToCoarsen) {
+  for (const Index n : {Index{96}, Index{600}}) {
+    const CommGraph graph = random_sparse_graph(n, /*degree=*/4, 3);
+    const std::vector<Index> sizes(8, n / 8);
+    PartitionContext one;
+    one.attempts = 1;
+    one.grow_attempts = false;
+    PartitionContext five = one;
+    five.attempts = 5;
+    five.uncoarsened_attempts = 0;
+    const std::vector<Index> by_five = multilevel_partition(graph.view(), sizes, five);
+    ASSERT_NE(multilevel_partition(graph.view(), sizes, one), by_five) << n;
+    PartitionContext limited = five;
+    limited.uncoarsened_attempts = 1;
+    const std::vector<Index> parts = multilevel_partition(graph.view(), sizes, limited);
+    // 96 vertices: every bisection is of at most 128 (coarsest); 600: none is (the smallest
+    // splits 150 vertices).
+    EXPECT_EQ(parts,
+              n <= limited.coarsest ? multilevel_partition(graph.view(), sizes, one) : by_five)
+        << n;
+  }
+}
+
 //   Attempts stop early only when the first three agree on a graph of 1024 vertices or more:
 //   then the first attempt is what all attempts give. On 32 x 32 grids the attempts agree on the
 //   best cut (32 edges across the middle); on a random graph they disagree and all attempts run.
