@@ -208,6 +208,15 @@ TEST(CliRestricted, NeverCostlierThanTheFullMachineWithTheSameCores) {
   }
 }
 
+/// The weighted cost on `machine` of the mapping a successful `map` run printed (a permutation).
+double printed_mapping_cost(const std::string& matrix, const std::string& machine,
+                            const CommandResult& run) {
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  return evaluate_cost(io::read_matrix(matrix), io::read_topology(machine),
+                       Mapping{parse_perm(run.out)})
+      .weighted;
+}
+
 // The strong preset is never costlier than the default one: it makes the default's candidates
 // first (driver.include_default). On these two real patterns its own candidates alone were
 // costlier (more bisection attempts give lower cuts, not always cheaper mappings), so the check
@@ -219,16 +228,9 @@ TEST(CliPresets, StrongIsNeverCostlierThanDefault) {
       {data_dir() + "/maplib/btmz_comm_matrix.p2p.size.csv", "tleaf 3 4 1 2 1 8 1"}};
   for (const auto& [matrix, machine] : cases) {
     const std::string args = "map -m " + quote(matrix) + " -t " + quote(machine) + " --preset ";
-    const CommandResult by_default = run_treematch(args + "default", dir);
-    const CommandResult strong = run_treematch(args + "strong", dir);
-    ASSERT_EQ(by_default.exit_code, 0) << by_default.err;
-    ASSERT_EQ(strong.exit_code, 0) << strong.err;
-    const CommGraph graph = io::read_matrix(matrix);
-    const Topology topology = io::read_topology(machine);
-    const auto cost = [&](const CommandResult& run) {
-      return evaluate_cost(graph, topology, Mapping{parse_perm(run.out)}).weighted;
-    };
-    EXPECT_LE(cost(strong), cost(by_default)) << matrix;
+    EXPECT_LE(printed_mapping_cost(matrix, machine, run_treematch(args + "strong", dir)),
+              printed_mapping_cost(matrix, machine, run_treematch(args + "default", dir)))
+        << matrix;
   }
 }
 
@@ -240,16 +242,9 @@ TEST(CliPresets, StrongRemapsPairsOfNodesForALowerCost) {
   const std::string matrix = clover("512");
   const std::string machine = "tleaf 3 22 1 2 1 12 1";
   const std::string args = "map -m " + quote(matrix) + " -t " + quote(machine) + " --preset strong";
-  const CommandResult remapped = run_treematch(args, dir);
-  const CommandResult alone = run_treematch(args + " --set pair_remap.rounds=0", dir);
-  ASSERT_EQ(remapped.exit_code, 0) << remapped.err;
-  ASSERT_EQ(alone.exit_code, 0) << alone.err;
-  const CommGraph graph = io::read_matrix(matrix);
-  const Topology topology = io::read_topology(machine);
-  const auto cost = [&](const CommandResult& run) {
-    return evaluate_cost(graph, topology, Mapping{parse_perm(run.out)}).weighted;
-  };
-  EXPECT_LT(cost(remapped), cost(alone));
+  EXPECT_LT(printed_mapping_cost(matrix, machine, run_treematch(args, dir)),
+            printed_mapping_cost(matrix, machine,
+                                 run_treematch(args + " --set pair_remap.rounds=0", dir)));
 }
 
 }  // namespace
