@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <utility>
 
 #include "kernels/parallel_tasks.h"
@@ -173,17 +174,24 @@ int pair_depth(const Topology& tree) {
   return 0;
 }
 
+bool pair_remap_applies(Index processes, const Topology& tree, const PairRemapContext& ctx) {
+  return pair_depth(tree) > 0 && ctx.rounds > 0 && processes <= ctx.max_processes;
+}
+
 PairRemapStats remap_subtree_pairs(const CommGraph& graph, const Topology& tree,
-                                   std::vector<Index>& leaf_of_rank, const Context& ctx) {
+                                   std::vector<Index>& leaf_of_rank, const Context& ctx,
+                                   const ProgressSpan& progress) {
   PairRemapStats stats;
-  const int depth = pair_depth(tree);
   const Index n = graph.size();
-  if (depth == 0 || ctx.pair_remap.rounds <= 0 || n > ctx.pair_remap.max_processes) return stats;
+  if (!pair_remap_applies(n, tree, ctx.pair_remap)) return stats;
+  const int depth = pair_depth(tree);
   stats.depth = depth;
   const PairTree shape{tree.leaves_below(depth), tree.leaf_count() / tree.leaves_below(depth),
                        pair_topology(tree, depth)};
   const Index siblings = tree.levels()[at(depth - 1)].arity;
   for (int round = 0; round < ctx.pair_remap.rounds; ++round) {
+    progress.at(static_cast<double>(round) / ctx.pair_remap.rounds,
+                ", round " + std::to_string(round + 1));
     std::vector<Index> subtree_of(at(n));
     for (Index v = 0; v < n; ++v) subtree_of[at(v)] = leaf_of_rank[at(v)] / shape.width;
     const std::vector<SubtreePair> pairs = talking_pairs(graph.view(), subtree_of, siblings);

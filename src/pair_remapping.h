@@ -5,6 +5,7 @@
 
 #include "src/comm_graph.h"
 #include "src/context.h"
+#include "src/progress.h"
 #include "src/topology.h"
 
 namespace treematch {
@@ -37,6 +38,10 @@ int pair_depth(const Topology& tree);
 /// ctx.pair_remap.max_processes processes. Cost per round: the pairs' mappings (each O(pair's
 /// entries x runs)) plus O(nnz) per matching for the subgraphs.
 PairRemapStats remap_subtree_pairs(const CommGraph& graph, const Topology& tree,
-                                   std::vector<Index>& leaf_of_rank, const Context& ctx);
+                                   std::vector<Index>& leaf_of_rank, const Context& ctx,
+                                   const ProgressSpan& progress = {});
+
+/// Whether remap_subtree_pairs would do anything for `processes` processes on `tree`.
+bool pair_remap_applies(Index processes, const Topology& tree, const PairRemapContext& ctx);
 
 }  // namespace treematch

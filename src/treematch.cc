@@ -167,10 +167,10 @@ void run_strategies(const MappingInput& input, const Topology& tree, const Conte
 /// The kept candidate's sibling subtrees mapped again in pairs (ctx.pair_remap), not the
 /// identity's (the floor a launcher gives). Adds a trace named "pair remapping".
 void remap_pairs_of_kept(const MappingInput& input, const Topology& tree, const Context& ctx,
-                         Kept& kept) {
+                         const ProgressSpan& span, Kept& kept) {
   const auto start = std::chrono::steady_clock::now();
   const PairRemapStats stats =
-      remap_subtree_pairs(input.whole(), tree, kept.best.mapping.leaf_of_rank, ctx);
+      remap_subtree_pairs(input.whole(), tree, kept.best.mapping.leaf_of_rank, ctx, span);
   if (stats.depth == 0) return;
   if (stats.changed > 0) {
     kept.cost = input.cost(tree, kept.best.mapping);
@@ -230,21 +230,25 @@ TreeMatchResult treematch_map(const MappingInput& input, const Topology& topolog
   const bool whole =
       ctx.driver.whole_matrix_forced || input.entries() <= ctx.driver.whole_matrix_max_entries;
   Kept kept;
+  // The pair remapping, when it runs, fills the last fifth of the progress line.
+  const bool remapping = whole && pair_remap_applies(input.size(), tree, ctx.pair_remap);
+  const double strategies_end = remapping ? 0.8 : 1.0;
   double own_begin = 0.0;  // where ctx's strategies start on the progress line
   if (ctx.driver.include_default) {
     const Context floor = default_preset_beside(ctx);
     if (adds_candidates(ctx, floor, whole)) {
       // The default preset's candidates first, so that ties keep its mapping.
       own_begin =
-          static_cast<double>(floor.driver.strategies.size()) /
+          strategies_end * static_cast<double>(floor.driver.strategies.size()) /
           static_cast<double>(floor.driver.strategies.size() + ctx.driver.strategies.size());
       run_strategies(input, tree, floor, whole, {ctx.progress, "", 0.0, own_begin},
                      " (default preset)", kept);
     }
   }
-  run_strategies(input, tree, ctx, whole, {ctx.progress, "", own_begin, 1.0}, "", kept);
-  if (kept.have && whole && !kept.best.identity_kept && ctx.pair_remap.rounds > 0) {
-    remap_pairs_of_kept(input, tree, ctx, kept);
+  run_strategies(input, tree, ctx, whole, {ctx.progress, "", own_begin, strategies_end}, "", kept);
+  if (remapping && kept.have && !kept.best.identity_kept) {
+    remap_pairs_of_kept(input, tree, ctx, {ctx.progress, "pair remapping", strategies_end, 1.0},
+                        kept);
   }
   TreeMatchResult& best = kept.best;
   if (!kept.have) best.mapping = identity_mapping(input.size());  // no strategy applied
