@@ -358,6 +358,11 @@ void force_balance(const Level& level, Bisection& b, Load target0) {
   b.cut = cut_of(g, b.side);
 }
 
+/// Coarsening stops at this many vertices: a graph of at most this many is not coarsened.
+Index coarsening_stop(const PartitionContext& ctx) {
+  return std::max<Index>(2, ctx.coarsest);
+}
+
 /// The hierarchy above `graph` (unit weights), coarsest last; with `side`, pairs stay on one side.
 std::vector<Level> coarsen(CsrView graph, Load cap, const PartitionContext& ctx,
                            const std::vector<Index>* side) {
@@ -365,7 +370,7 @@ std::vector<Level> coarsen(CsrView graph, Load cap, const PartitionContext& ctx,
   levels[0].g = graph;
   levels[0].weight.assign(at(graph.n), 1);
   std::vector<Index> coarse_side;
-  while (levels.back().g.n > std::max<Index>(2, ctx.coarsest)) {
+  while (levels.back().g.n > coarsening_stop(ctx)) {
     const Index n = levels.back().g.n;
     const Index coarse = match(levels.back(), cap, ctx.seed + levels.size(), side);
     if (coarse > n - n / 10) break;  // matching stalls
@@ -438,7 +443,7 @@ Bisection bisect_once(CsrView graph, Load target0, const PartitionContext& ctx) 
   const Load total = graph.n;
   // Coarse vertices weigh at most twice the average at the coarsest level, and no more than the
   // smaller side, so that the sizes can still be met.
-  const Load coarsest = std::max<Load>(2, ctx.coarsest);
+  const Load coarsest = coarsening_stop(ctx);
   const Load cap =
       std::max<Load>(2, std::min(std::min(target0, total - target0), 2 * total / coarsest));
   std::vector<Level> levels = coarsen(graph, cap, ctx, nullptr);
@@ -529,7 +534,7 @@ void split_range(CsrView g, const std::vector<Index>& ids, const std::vector<Ind
   if (ctx.grow_attempts)
     own.attempts = std::max(ctx.attempts, static_cast<int>(std::bit_width(hi - lo - 1)));
   // On a graph too small to coarsen, attempts differ only by their growing starts.
-  if (ctx.uncoarsened_attempts > 0 && g.n <= std::max<Index>(2, ctx.coarsest))
+  if (ctx.uncoarsened_attempts > 0 && g.n <= coarsening_stop(ctx))
     own.attempts = std::min(own.attempts, ctx.uncoarsened_attempts);
   const std::vector<Index> side = bisect(g, target0, own);
   std::vector<Index> ids_of[2];

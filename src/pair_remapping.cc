@@ -184,7 +184,7 @@ PairRemapStats remap_subtree_pairs(const CommGraph& graph, const Topology& tree,
   PairRemapStats stats;
   const Index n = graph.size();
   if (!pair_remap_applies(n, tree, ctx.pair_remap)) return stats;
-  const int depth = pair_depth(tree);
+  const int depth = pair_depth(tree);  // > 0: it applies
   stats.depth = depth;
   const PairTree shape{tree.leaves_below(depth), tree.leaf_count() / tree.leaves_below(depth),
                        pair_topology(tree, depth)};

@@ -164,14 +164,14 @@ void run_strategies(const MappingInput& input, const Topology& tree, const Conte
   }
 }
 
-/// The kept candidate's sibling subtrees mapped again in pairs (ctx.pair_remap), not the
-/// identity's (the floor a launcher gives). Adds a trace named "pair remapping".
+/// The kept candidate's sibling subtrees mapped again in pairs (ctx.pair_remap, which the caller
+/// checked applies), not the identity's (the floor a launcher gives). Adds a trace named "pair
+/// remapping".
 void remap_pairs_of_kept(const MappingInput& input, const Topology& tree, const Context& ctx,
                          const ProgressSpan& span, Kept& kept) {
   const auto start = std::chrono::steady_clock::now();
   const PairRemapStats stats =
       remap_subtree_pairs(input.whole(), tree, kept.best.mapping.leaf_of_rank, ctx, span);
-  if (stats.depth == 0) return;
   if (stats.changed > 0) {
     kept.cost = input.cost(tree, kept.best.mapping);
     kept.best.strategy += " + pair remapping";
