@@ -114,12 +114,12 @@ struct PartitionContext {
   /// unchanged; 1 made G1 0.08% costlier.
   int uncoarsened_attempts = 2;
   /// When all but at most one (at least two) of this many first attempts (>= 2; 0 = never) of a
-  /// bisection of a graph with at least agreement_vertices vertices reach their lowest cut before
-  /// their V-cycles, the earliest of those is kept as it is and the other attempts are not made
-  /// (it acts where the grown count exceeds it: S1's first split makes 3 attempts of the 7 its
-  /// 128 parts ask for). Two of three, not three of three, and no V-cycles when they agree: S1
-  /// -9% time with the same mapping, the other bench cases' mappings unchanged (S2: another one
-  /// at the optimum).
+  /// bisection of a graph with at least agreement_vertices vertices reach their lowest cut,
+  /// before their V-cycles or after them, the earliest of those is kept and the other attempts
+  /// are not made (it acts where the grown count exceeds it: S1's first split makes 3 attempts of
+  /// the 7 its 128 parts ask for). Two of three, judged before the V-cycles and again after them
+  /// (three of three after them until 2026-11-26): S1 -19% CPU with the same mapping, the other
+  /// bench cases' mappings unchanged (S2: another one at the optimum).
   int agreeing_attempts = 3;
   kernels::Index agreement_vertices = 1024;
   /// Passes of pairwise swaps between the parts after the bisections (each stops the polishing

@@ -487,17 +487,30 @@ Bisection improve_by_vcycles(CsrView graph, Bisection best, Load target0,
   return best;
 }
 
+/// The earliest of the first `count` attempts at their lowest cut when all of them but at most one
+/// (at least two) reach it, else null.
+Bisection* agreeing_attempt(std::vector<Bisection>& tried, std::size_t count) {
+  const auto first = tried.begin();
+  const auto last = first + static_cast<std::ptrdiff_t>(count);
+  const auto lowest = std::min_element(
+      first, last, [](const Bisection& a, const Bisection& b) { return a.cut < b.cut; });
+  const auto at_lowest =
+      std::count_if(first, last, [&](const Bisection& b) { return b.cut == lowest->cut; });
+  return at_lowest >= std::max<std::ptrdiff_t>(2, last - first - 1) ? &*lowest : nullptr;
+}
+
 /// The best of ctx.attempts multilevel bisections, each followed by its V-cycles (attempt 0 with
 /// ctx.seed, the others with seeds hashed from it): the lowest cut, the earliest attempt on ties.
 /// The attempts share nothing, so they run as tasks and the result does not depend on the thread
 /// count. On a graph of at least ctx.agreement_vertices vertices, the first ctx.agreeing_attempts
-/// are made without their V-cycles, and when all of them but at most one (at least two) reach
-/// the lowest cut among them, the earliest at that cut is kept and nothing more is made:
-/// independent multilevel runs that agree on a large graph have found the cut the others would
-/// find. Logged at the default preset: in the 60 bisections of S1 and S2 where three attempts
-/// agreed and the 30 of the 22 bench cases where two of three did, no V-cycle and no later
-/// attempt found a lower cut (two attempts out of two agreed on S2 above one a third found).
-/// Otherwise the first attempts get their V-cycles and the others are made.
+/// are made without their V-cycles; when they agree (agreeing_attempt), the earliest at the
+/// lowest cut is kept as it is and nothing more is made. Otherwise they get their V-cycles, and
+/// when they agree then, the same; else the other attempts are made. Independent multilevel runs
+/// that agree on a large graph have found the cut the others would find: logged at the default
+/// preset, in the 60 bisections of S1 and S2 where three attempts agreed, and the 30 (before
+/// V-cycles) and 5 (after) of the 22 bench cases where two of three did, no V-cycle and no later
+/// attempt found a lower cut. Two attempts out of two are not enough: on S2 they agreed above a
+/// cut a third found.
 std::vector<Index> bisect(CsrView graph, Load target0, const PartitionContext& ctx) {
   std::vector<Bisection> tried(at(std::max(1, ctx.attempts)));
   const auto seeded = [&](std::size_t a) {
@@ -517,16 +530,11 @@ std::vector<Index> bisect(CsrView graph, Load target0, const PartitionContext& c
   if (agreeing >= 2 && agreeing < tried.size() && graph.n >= ctx.agreement_vertices) {
     kernels::parallel_for_all(
         agreeing, [&](std::size_t a) { tried[a] = bisect_multilevel(graph, target0, seeded(a)); });
-    const auto first = tried.begin();
-    const auto last = first + static_cast<std::ptrdiff_t>(agreeing);
-    const auto lowest = std::min_element(
-        first, last, [](const Bisection& a, const Bisection& b) { return a.cut < b.cut; });
-    const auto at_lowest =
-        std::count_if(first, last, [&](const Bisection& b) { return b.cut == lowest->cut; });
-    if (at_lowest >= std::max<std::ptrdiff_t>(2, last - first - 1)) return std::move(lowest->side);
+    if (const auto agreed = agreeing_attempt(tried, agreeing)) return std::move(agreed->side);
     kernels::parallel_for_all(agreeing, [&](std::size_t a) {
       tried[a] = improve_by_vcycles(graph, std::move(tried[a]), target0, seeded(a));
     });
+    if (const auto agreed = agreeing_attempt(tried, agreeing)) return std::move(agreed->side);
     made = agreeing;
   }
   attempt(made, tried.size());
