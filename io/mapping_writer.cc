@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -317,22 +318,34 @@ std::string render_json(const Mapping& mapping, const Topology& topology,
   std::size_t from = 0;
   copy_until(from, "mapping");
   append_array(text, mapping.leaf_of_rank.size(), [&](std::size_t r) {
-    fmt::format_to(std::back_inserter(text), "{}",
+    fmt::format_to(std::back_inserter(text), FMT_COMPILE("{}"),
                    numbered(mapping.leaf_of_rank[r], topology, options.numbering));
   });
   copy_until(from, "placement");
+  // Hosts repeat rank after rank: each is escaped once. The format strings are compiled, as this
+  // loop writes a line per rank and a core per line.
+  std::string host;
+  std::string quoted_host;
   append_array(text, ranks.size(), [&](std::size_t r) {
     const RankPlacement& rank = ranks[r];
     text += "{\n      \"cpus\": ";
     if (rank.cpus.empty()) {
       text += "[]";
     } else {
-      fmt::format_to(std::back_inserter(text), "[\n        {}\n      ]",
-                     fmt::join(rank.cpus, ",\n        "));
+      text += "[\n";
+      for (std::size_t c = 0; c < rank.cpus.size(); ++c) {
+        fmt::format_to(std::back_inserter(text), FMT_COMPILE("        {}"), rank.cpus[c]);
+        text += c + 1 < rank.cpus.size() ? ",\n" : "\n      ]";
+      }
     }
-    fmt::format_to(std::back_inserter(text),
-                   ",\n      \"host\": {},\n      \"os\": {},\n      \"slot\": {}\n    }}",
-                   nlohmann::json(rank.host).dump(), rank.os, rank.logical);
+    if (r == 0 || rank.host != host) {
+      host = rank.host;
+      quoted_host = nlohmann::json(host).dump();
+    }
+    fmt::format_to(
+        std::back_inserter(text),
+        FMT_COMPILE(",\n      \"host\": {},\n      \"os\": {},\n      \"slot\": {}\n    }}"),
+        quoted_host, rank.os, rank.logical);
   });
   text.append(skeleton, from);
   return text;

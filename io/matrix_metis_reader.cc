@@ -17,9 +17,11 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <tbb/task_arena.h>
 
 #include "io/input_error.h"
 #include "io/matrix_text_reader.h"
+#include "kernels/parallel_tasks.h"
 #include "kernels/utility.h"
 
 namespace treematch::io {
@@ -54,6 +56,15 @@ bool parse_integer(std::string_view token, std::int64_t& value) {
 }
 
 bool parse_real(std::string_view token, double& value) {
+  // Weights are mostly plain integers: those of up to 15 digits are exact doubles, the value
+  // from_chars would give, at a fraction of its cost.
+  if (!token.empty() && token.size() <= 15 &&
+      std::all_of(token.begin(), token.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    std::int64_t digits = 0;
+    for (char c : token) digits = digits * 10 + (c - '0');
+    value = static_cast<double>(digits);
+    return true;
+  }
   const auto [ptr, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
   return ec == std::errc() && ptr == token.data() + token.size() && std::isfinite(value);
 }
@@ -168,6 +179,186 @@ void check_symmetric(const std::string& path, Index n, const std::vector<Offset>
   }
 }
 
+/// The checks and the row of one vertex line: shared by the line-by-line reading and the
+/// parallel one, which then give the same rows and throw the same first error.
+class VertexRows {
+ public:
+  VertexRows(const std::string& path, const Header& header) : path_(path), header_(header) {}
+
+  /// Takes one line of the vertex section, vertex `vertex` if it were a vertex line: a comment,
+  /// or a blank line after the header's count of vertices, is skipped; one more vertex line than
+  /// that count is an error. Returns whether it appended a row to `rows`.
+  bool add_line(std::string_view line, std::int64_t line_number, Index vertex, kernels::Csr& rows) {
+    if (is_comment(line)) return false;
+    if (vertex < header_.n && add_plain(line, vertex, rows)) return true;
+    split(line, tokens_);
+    if (vertex >= header_.n) {
+      if (tokens_.empty()) return false;
+      throw InputError(path_, "wrong number of vertex lines: header says " +
+                                  std::to_string(header_.n) + " vertices, line " +
+                                  std::to_string(line_number) + " is one more vertex line");
+    }
+    add(tokens_, line_number, vertex, rows);
+    return true;
+  }
+
+  /// The common line, read without tokens: integer values, neighbours in increasing order and in
+  /// range. Anything else (an error, a real weight, an unsorted row) returns false with `rows` as
+  /// it was, for add() to read the line again: it finds the same first error either way.
+  bool add_plain(std::string_view line, Index vertex, kernels::Csr& rows) {
+    const char* p = line.data();
+    const char* const end = p + line.size();
+    const std::size_t row_start = rows.targets.size();
+    const auto give_up = [&] {
+      rows.targets.resize(row_start);
+      rows.weights.resize(row_start);
+      return false;
+    };
+    // The next token as an integer of up to 15 digits (an exact double), or -1.
+    const auto plain_integer = [&]() -> std::int64_t {
+      while (p != end && is_blank_char(*p)) ++p;
+      const char* const first = p;
+      std::int64_t value = 0;
+      while (p != end && *p >= '0' && *p <= '9' && p - first < 15)
+        value = value * 10 + (*p++ - '0');
+      if (p == first || (p != end && !is_blank_char(*p))) return -1;
+      return value;
+    };
+    for (int k = 0; k < header_.skip; ++k) {
+      if (plain_integer() < 0) return give_up();
+    }
+    while (true) {
+      while (p != end && is_blank_char(*p)) ++p;
+      if (p == end) break;
+      const std::int64_t neighbour = plain_integer();
+      if (neighbour < 1 || neighbour > header_.n || neighbour == std::int64_t{vertex} + 1)
+        return give_up();
+      const auto target = static_cast<Index>(neighbour - 1);
+      if (rows.targets.size() > row_start && target <= rows.targets.back()) return give_up();
+      std::int64_t weight = 1;
+      if (header_.edge_weights) {
+        weight = plain_integer();
+        if (weight <= 0) return give_up();
+      }
+      rows.targets.push_back(target);
+      rows.weights.push_back(static_cast<Weight>(weight));
+    }
+    rows.offsets.push_back(static_cast<Offset>(rows.targets.size()));
+    return true;
+  }
+
+  /// Appends vertex `vertex`'s row (0-based), from the tokens of line `line_number`, to `rows`.
+  void add(const std::vector<std::string_view>& tokens, std::int64_t line_number, Index vertex,
+           kernels::Csr& rows) {
+    const Index n = header_.n;
+    // Built only for an error message: most files have none, and a string per line is a third
+    // of the parse.
+    const auto where = [&] {
+      return "line " + std::to_string(line_number) + " (vertex " +
+             std::to_string(static_cast<std::int64_t>(vertex) + 1) + "): ";
+    };
+    const auto skip = static_cast<std::size_t>(header_.skip);
+    if (!tokens.empty() && tokens.size() < skip) {
+      throw InputError(
+          path_, where() + "expected " + std::to_string(skip) + " vertex size/weight values first");
+    }
+    for (std::size_t k = 0; k < std::min(skip, tokens.size()); ++k) {
+      double ignored = 0.0;
+      if (!parse_real(tokens[k], ignored)) {
+        throw InputError(path_, where() + "vertex size/weight " + quoted_excerpt(tokens[k]) +
+                                    " is not a number");
+      }
+    }
+    const std::size_t first = std::min(skip, tokens.size());
+    const std::size_t stride = header_.edge_weights ? 2 : 1;
+    if ((tokens.size() - first) % stride != 0) {
+      throw InputError(path_, where() + "neighbour " + quoted_excerpt(tokens.back()) +
+                                  " has no edge weight (the header's fmt asks for edge weights)");
+    }
+    // Entries go straight into `rows`; a row listed out of order is sorted there afterwards.
+    const std::size_t row_start = rows.targets.size();
+    bool sorted = true;
+    for (std::size_t k = first; k < tokens.size(); k += stride) {
+      std::int64_t neighbour = 0;
+      if (!parse_integer(tokens[k], neighbour)) {
+        throw InputError(path_,
+                         where() + "neighbour " + quoted_excerpt(tokens[k]) + " is not an integer");
+      }
+      if (neighbour < 1 || neighbour > n) {
+        throw InputError(path_, where() + "neighbour " + std::to_string(neighbour) +
+                                    " is out of range 1.." + std::to_string(n));
+      }
+      if (neighbour == static_cast<std::int64_t>(vertex) + 1) {
+        throw InputError(path_, where() + "self loop: the vertex lists itself as a neighbour");
+      }
+      double weight = 1.0;
+      if (header_.edge_weights && (!parse_real(tokens[k + 1], weight) || weight <= 0.0)) {
+        throw InputError(path_, where() + "edge weight " + quoted_excerpt(tokens[k + 1]) +
+                                    " of neighbour " + std::to_string(neighbour) +
+                                    " must be a positive number");
+      }
+      const auto target = static_cast<Index>(neighbour - 1);
+      if (rows.targets.size() > row_start && target < rows.targets.back()) sorted = false;
+      rows.targets.push_back(target);
+      rows.weights.push_back(weight);
+    }
+    if (!sorted) sort_row(rows, row_start);
+    for (std::size_t e = row_start + 1; e < rows.targets.size(); ++e) {
+      if (rows.targets[e] == rows.targets[e - 1]) {
+        throw InputError(path_, where() + "neighbour " + std::to_string(rows.targets[e] + 1) +
+                                    " is listed twice");
+      }
+    }
+    rows.offsets.push_back(static_cast<Offset>(rows.targets.size()));
+  }
+
+ private:
+  /// Sorts the entries of `rows` from `row_start` on by neighbour (a stable sort: of a neighbour
+  /// listed twice, both copies stay for the duplicate check).
+  void sort_row(kernels::Csr& rows, std::size_t row_start) {
+    row_.clear();
+    for (std::size_t e = row_start; e < rows.targets.size(); ++e)
+      row_.emplace_back(rows.targets[e], rows.weights[e]);
+    std::stable_sort(row_.begin(), row_.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (std::size_t k = 0; k < row_.size(); ++k) {
+      rows.targets[row_start + k] = row_[k].first;
+      rows.weights[row_start + k] = row_[k].second;
+    }
+  }
+
+  const std::string& path_;
+  const Header& header_;
+  std::vector<std::string_view> tokens_;
+  std::vector<std::pair<Index, Weight>> row_;
+};
+
+/// Calls visit(line) for each line of `text` (lines end with '\n', the last one maybe not),
+/// without its '\n' or a trailing '\r', as TextLines::next gives them.
+template <class Visit>
+void for_each_line(std::string_view text, Visit visit) {
+  while (!text.empty()) {
+    const std::size_t end = text.find('\n');
+    std::string_view line = text.substr(0, end);
+    text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    visit(line);
+  }
+}
+
+/// `text` cut into about `count` pieces of whole lines.
+std::vector<std::string_view> split_lines(std::string_view text, std::size_t count) {
+  std::vector<std::string_view> pieces;
+  const std::size_t size = text.size() / count + 1;
+  while (!text.empty()) {
+    const std::size_t end = text.size() <= size ? std::string_view::npos : text.find('\n', size);
+    const std::size_t length = end == std::string_view::npos ? text.size() : end + 1;
+    pieces.push_back(text.substr(0, length));
+    text.remove_prefix(length);
+  }
+  return pieces;
+}
+
 /// Reads the header, then the vertex lines a block at a time (everything but the symmetry and
 /// edge-count checks, which need all rows).
 class MetisRowParser {
@@ -203,7 +394,6 @@ class MetisRowParser {
   /// Appends up to `max_rows` vertex rows (or until `max_entries`); after the last vertex line it
   /// reads on to the end of the file and checks the number of vertex lines.
   Index append_rows(kernels::Csr& rows, Index max_rows, Offset max_entries) {
-    const Index n = header_.n;
     const std::size_t start = rows.targets.size();
     Index appended = 0;
     std::string_view line;
@@ -211,93 +401,109 @@ class MetisRowParser {
            static_cast<Offset>(rows.targets.size() - start) < max_entries) {
       if (!lines_.next(line)) {
         finished_ = true;
-        if (vertex_ != n) {
-          throw InputError(path_, "wrong number of vertex lines: header says " + std::to_string(n) +
-                                      " vertices, file has " + std::to_string(vertex_) +
-                                      " vertex lines");
-        }
+        check_vertex_lines();
         break;
       }
-      if (is_comment(line)) continue;
-      split(line, tokens_);
-      if (vertex_ == n) {
-        if (tokens_.empty()) continue;
-        throw InputError(path_, "wrong number of vertex lines: header says " + std::to_string(n) +
-                                    " vertices, line " + std::to_string(lines_.line_number()) +
-                                    " is one more vertex line");
+      if (vertex_rows_.add_line(line, lines_.line_number(), vertex_, rows)) {
+        ++vertex_;
+        ++appended;
       }
-      parse_vertex(rows);
-      ++appended;
     }
     return appended;
   }
 
+  /// Appends every vertex row, as append_rows does, but reads the file a buffer of whole lines at
+  /// a time and parses each buffer in pieces by parallel tasks: counted first (lines and vertex
+  /// lines before each piece), then parsed, then joined in order. A failing piece's error is the
+  /// first in the file, as the tasks rethrow the lowest piece's.
+  void append_all_rows(kernels::Csr& rows) {
+    std::string_view text;
+    while (true) {
+      const std::int64_t first_line = lines_.line_number() + 1;
+      if (!lines_.next_lines(text)) break;
+      append_lines(text, first_line, rows);
+    }
+    finished_ = true;
+    check_vertex_lines();
+  }
+
  private:
-  void parse_vertex(kernels::Csr& rows) {
-    const Index n = header_.n;
-    const std::string where = "line " + std::to_string(lines_.line_number()) + " (vertex " +
-                              std::to_string(static_cast<std::int64_t>(vertex_) + 1) + "): ";
-    const auto skip = static_cast<std::size_t>(header_.skip);
-    if (!tokens_.empty() && tokens_.size() < skip) {
-      throw InputError(
-          path_, where + "expected " + std::to_string(skip) + " vertex size/weight values first");
+  void check_vertex_lines() const {
+    if (vertex_ != header_.n) {
+      throw InputError(path_, "wrong number of vertex lines: header says " +
+                                  std::to_string(header_.n) + " vertices, file has " +
+                                  std::to_string(vertex_) + " vertex lines");
     }
-    for (std::size_t k = 0; k < std::min(skip, tokens_.size()); ++k) {
-      double ignored = 0.0;
-      if (!parse_real(tokens_[k], ignored)) {
-        throw InputError(
-            path_, where + "vertex size/weight " + quoted_excerpt(tokens_[k]) + " is not a number");
-      }
+  }
+
+  /// The lines of `text`, the first numbered `first_line`, parsed by pieces into `rows`.
+  void append_lines(std::string_view text, std::int64_t first_line, kernels::Csr& rows) {
+    constexpr std::size_t kPieceBytes = std::size_t{256} << 10;  // enough work for a task
+    const std::size_t tasks = 4 * static_cast<std::size_t>(tbb::this_task_arena::max_concurrency());
+    const std::vector<std::string_view> pieces =
+        split_lines(text, std::clamp<std::size_t>(text.size() / kPieceBytes, 1, tasks));
+    struct Piece {
+      std::int64_t lines = 0;
+      Index vertex_lines = 0;  ///< lines that are not comments
+      kernels::Csr rows;
+    };
+    std::vector<Piece> parsed(pieces.size());
+    kernels::parallel_for_all(pieces.size(), [&](std::size_t p) {
+      for_each_line(pieces[p], [&](std::string_view line) {
+        ++parsed[p].lines;
+        if (!is_comment(line)) ++parsed[p].vertex_lines;
+      });
+    });
+    std::vector<std::int64_t> line_of(pieces.size(), first_line);
+    std::vector<Index> vertex_of(pieces.size(), vertex_);
+    for (std::size_t p = 1; p < pieces.size(); ++p) {
+      line_of[p] = line_of[p - 1] + parsed[p - 1].lines;
+      vertex_of[p] = static_cast<Index>(std::min<std::int64_t>(
+          std::int64_t{vertex_of[p - 1]} + parsed[p - 1].vertex_lines, header_.n));
     }
-    const std::size_t first = std::min(skip, tokens_.size());
-    const std::size_t stride = header_.edge_weights ? 2 : 1;
-    if ((tokens_.size() - first) % stride != 0) {
-      throw InputError(path_, where + "neighbour " + quoted_excerpt(tokens_.back()) +
-                                  " has no edge weight (the header's fmt asks for edge weights)");
+    kernels::parallel_for_all(pieces.size(), [&](std::size_t p) {
+      // The header's entries per byte of the file, as a guess of the piece's: one allocation.
+      if (bytes_) {
+        const auto guess = static_cast<std::size_t>(
+            static_cast<double>(expected_entries()) * static_cast<double>(pieces[p].size()) /
+            static_cast<double>(std::max<std::uintmax_t>(1, *bytes_)) * 1.05);
+        parsed[p].rows.targets.reserve(guess);
+        parsed[p].rows.weights.reserve(guess);
+      }
+      VertexRows vertex_rows(path_, header_);
+      std::int64_t line_number = line_of[p];
+      Index vertex = vertex_of[p];
+      for_each_line(pieces[p], [&](std::string_view line) {
+        if (vertex_rows.add_line(line, line_number++, vertex, parsed[p].rows)) ++vertex;
+      });
+    });
+    // Joined in order: the offsets here, the entries copied by the pieces' tasks.
+    std::vector<std::size_t> first_entry(pieces.size() + 1, rows.targets.size());
+    for (std::size_t p = 0; p < pieces.size(); ++p) {
+      const kernels::Csr& piece = parsed[p].rows;
+      const auto base = static_cast<Offset>(first_entry[p]);
+      for (auto end = piece.offsets.begin() + 1; end != piece.offsets.end(); ++end)
+        rows.offsets.push_back(base + *end);
+      first_entry[p + 1] = first_entry[p] + piece.targets.size();
+      vertex_ += static_cast<Index>(piece.offsets.size()) - 1;
     }
-    row_.clear();
-    for (std::size_t k = first; k < tokens_.size(); k += stride) {
-      std::int64_t neighbour = 0;
-      if (!parse_integer(tokens_[k], neighbour)) {
-        throw InputError(path_,
-                         where + "neighbour " + quoted_excerpt(tokens_[k]) + " is not an integer");
-      }
-      if (neighbour < 1 || neighbour > n) {
-        throw InputError(path_, where + "neighbour " + std::to_string(neighbour) +
-                                    " is out of range 1.." + std::to_string(n));
-      }
-      if (neighbour == static_cast<std::int64_t>(vertex_) + 1) {
-        throw InputError(path_, where + "self loop: the vertex lists itself as a neighbour");
-      }
-      double weight = 1.0;
-      if (header_.edge_weights && (!parse_real(tokens_[k + 1], weight) || weight <= 0.0)) {
-        throw InputError(path_, where + "edge weight " + quoted_excerpt(tokens_[k + 1]) +
-                                    " of neighbour " + std::to_string(neighbour) +
-                                    " must be a positive number");
-      }
-      row_.emplace_back(static_cast<Index>(neighbour - 1), weight);
-    }
-    const auto by_neighbour = [](const auto& a, const auto& b) { return a.first < b.first; };
-    if (!std::is_sorted(row_.begin(), row_.end(), by_neighbour))
-      std::sort(row_.begin(), row_.end(), by_neighbour);
-    for (std::size_t k = 0; k < row_.size(); ++k) {
-      if (k > 0 && row_[k].first == row_[k - 1].first) {
-        throw InputError(
-            path_, where + "neighbour " + std::to_string(row_[k].first + 1) + " is listed twice");
-      }
-      rows.targets.push_back(row_[k].first);
-      rows.weights.push_back(row_[k].second);
-    }
-    rows.offsets.push_back(static_cast<Offset>(rows.targets.size()));
-    ++vertex_;
+    rows.targets.resize(first_entry.back());
+    rows.weights.resize(first_entry.back());
+    kernels::parallel_for_all(pieces.size(), [&](std::size_t p) {
+      kernels::Csr piece = std::move(parsed[p].rows);
+      std::copy(piece.targets.begin(), piece.targets.end(),
+                rows.targets.begin() + static_cast<std::ptrdiff_t>(first_entry[p]));
+      std::copy(piece.weights.begin(), piece.weights.end(),
+                rows.weights.begin() + static_cast<std::ptrdiff_t>(first_entry[p]));
+    });
   }
 
   const std::string& path_;
   TextLines lines_;
   std::optional<std::uintmax_t> bytes_;  ///< the file's size (nothing for a pipe)
   Header header_;
-  std::vector<std::string_view> tokens_;
-  std::vector<std::pair<Index, Weight>> row_;
+  std::vector<std::string_view> tokens_;  ///< the header's
+  VertexRows vertex_rows_{path_, header_};
   Index vertex_ = 0;  ///< 0-based vertex of the next vertex line
   bool finished_ = false;
 };
@@ -365,9 +571,9 @@ CommGraph read_metis_graph(const std::string& path, const OrderCheck& check) {
   kernels::Csr rows;
   rows.n = parser.header().n;
   rows.offsets.reserve(parser.expected_offsets());
-  while (!parser.finished()) {
-    parser.append_rows(rows, std::numeric_limits<Index>::max(), std::numeric_limits<Offset>::max());
-  }
+  rows.targets.reserve(static_cast<std::size_t>(parser.expected_entries()));
+  rows.weights.reserve(static_cast<std::size_t>(parser.expected_entries()));
+  parser.append_all_rows(rows);
   check_symmetric(path, rows.n, rows.offsets, rows.targets, rows.weights);
   check_edge_count(path, parser.header(), static_cast<Offset>(rows.targets.size()));
   return CommGraph::from_symmetric_csr(rows.n, std::move(rows.offsets), std::move(rows.targets),

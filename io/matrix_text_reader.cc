@@ -1,6 +1,7 @@
 // Streams text matrix files (TreeMatch dense .mat, MapLib CSV) into directed sparse rows.
 #include "io/matrix_text_reader.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -69,46 +70,59 @@ TextLines::TextLines(const std::string& path) : path_(path), file_(std::fopen(pa
 }
 
 bool TextLines::next(std::string_view& line) {
+  if (!take(/*whole_lines=*/false, line)) return false;
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  ++line_number_;
+  return true;
+}
+
+bool TextLines::next_lines(std::string_view& text) {
+  if (!take(/*whole_lines=*/true, text)) return false;
+  line_number_ += std::count(text.begin(), text.end(), '\n') + (text.back() == '\n' ? 0 : 1);
+  return true;
+}
+
+bool TextLines::take(bool whole_lines, std::string_view& out) {
   std::size_t scan = begin_;  // bytes before `scan` hold no '\n'
   while (true) {
     if (scan < end_) {
-      const void* newline = std::memchr(buffer_.data() + scan, '\n', end_ - scan);
-      if (newline != nullptr) {
-        const auto pos =
-            static_cast<std::size_t>(static_cast<const char*>(newline) - buffer_.data());
-        line = std::string_view(buffer_.data() + begin_, pos - begin_);
-        begin_ = pos + 1;
-        break;
+      const std::string_view unread(buffer_.data() + scan, end_ - scan);
+      const std::size_t newline = whole_lines ? unread.rfind('\n') : unread.find('\n');
+      if (newline != std::string_view::npos) {
+        const std::size_t after = scan + newline + 1;
+        out = std::string_view(buffer_.data() + begin_, (whole_lines ? after : after - 1) - begin_);
+        begin_ = after;
+        return true;
       }
       scan = end_;
     }
     if (eof_) {
       if (begin_ == end_) return false;
-      line = std::string_view(buffer_.data() + begin_, end_ - begin_);
+      out = std::string_view(buffer_.data() + begin_, end_ - begin_);
       begin_ = end_;
-      break;
+      return true;
     }
-    // Keep the partial line, move it to the front and grow only if it fills the buffer.
-    if (begin_ > 0) {
-      std::memmove(buffer_.data(), buffer_.data() + begin_, end_ - begin_);
-      end_ -= begin_;
-      scan -= begin_;
-      begin_ = 0;
-    }
-    if (end_ == buffer_.size()) buffer_.resize(buffer_.size() * 2);
-    const std::size_t got =
-        std::fread(buffer_.data() + end_, 1, buffer_.size() - end_, file_.get());
-    end_ += got;
-    if (got == 0) {
-      if (std::ferror(file_.get()) != 0) {
-        throw InputError(path_, std::string("read error: ") + std::strerror(errno));
-      }
-      eof_ = true;
-    }
+    refill(scan);
   }
-  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-  ++line_number_;
-  return true;
+}
+
+void TextLines::refill(std::size_t& scan) {
+  // Keep the partial line, move it to the front and grow only if it fills the buffer.
+  if (begin_ > 0) {
+    std::memmove(buffer_.data(), buffer_.data() + begin_, end_ - begin_);
+    end_ -= begin_;
+    scan -= begin_;
+    begin_ = 0;
+  }
+  if (end_ == buffer_.size()) buffer_.resize(buffer_.size() * 2);
+  const std::size_t got = std::fread(buffer_.data() + end_, 1, buffer_.size() - end_, file_.get());
+  end_ += got;
+  if (got == 0) {
+    if (std::ferror(file_.get()) != 0) {
+      throw InputError(path_, std::string("read error: ") + std::strerror(errno));
+    }
+    eof_ = true;
+  }
 }
 
 /// Parses the rows of one dense text matrix into directed CSR rows.

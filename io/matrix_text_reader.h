@@ -24,10 +24,22 @@ class TextLines {
   /// Throws InputError on a read error.
   bool next(std::string_view& line);
 
-  /// 1-based number of the line last returned by next().
+  /// The next run of whole lines, all those the buffer holds (about its size), into `text`
+  /// (valid until the next call): each line ends with '\n' but the file's last one, and keeps
+  /// its '\r'. Lets a caller split the run among tasks. False at end of file.
+  bool next_lines(std::string_view& text);
+
+  /// 1-based number of the line last returned by next(), or the last line of next_lines().
   [[nodiscard]] std::int64_t line_number() const { return line_number_; }
 
  private:
+  /// The next line (without its '\n'), or with `whole_lines` every whole line the buffer holds
+  /// (with their '\n'), reading more of the file as needed; false at end of file.
+  bool take(bool whole_lines, std::string_view& out);
+  /// Reads more of the file after the unread bytes (moved to the front, the buffer grown if they
+  /// fill it); `scan`, an offset into them, moves with them. Sets eof_ at the end of the file.
+  void refill(std::size_t& scan);
+
   struct FileCloser {
     void operator()(std::FILE* f) const { std::fclose(f); }
   };

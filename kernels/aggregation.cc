@@ -10,6 +10,8 @@
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
+#include "kernels/parallel_tasks.h"
+
 namespace treematch::kernels {
 namespace {
 
@@ -82,7 +84,7 @@ std::vector<Offset> bound_offsets(CsrView graph, const Groups& groups, bool para
       degree += v < stored ? graph.row_end(v) - graph.row_begin(v) : 0;
     bound[at(g) + 1] = std::min<Offset>(degree, groups.count() - 1);
   };
-  if (parallel) {
+  if (parallel && worth_tasks(groups.count())) {
     tbb::parallel_for(Index{0}, groups.count(), row_bound);
   } else {
     for (Index g = 0; g < groups.count(); ++g) row_bound(g);
@@ -106,7 +108,7 @@ Csr compact(Index count, const std::vector<Offset>& bound, const std::vector<Off
     std::copy_n(weights.begin() + bound[at(g)], length[at(g)],
                 out.weights.begin() + out.offsets[at(g)]);
   };
-  if (parallel) {
+  if (parallel && worth_tasks(count)) {
     tbb::parallel_for(Index{0}, count, copy_row);
   } else {
     for (Index g = 0; g < count; ++g) copy_row(g);
@@ -136,7 +138,7 @@ Csr aggregate_rows(CsrView graph, const Groups& groups, bool parallel) {
           accumulator.build_row(graph, groups, owner, g, targets, weights, bound[at(g)]);
     }
   };
-  if (parallel) {
+  if (parallel && worth_tasks(count)) {
     tbb::enumerable_thread_specific<RowAccumulator> accumulators(
         [count] { return RowAccumulator(count); });
     tbb::parallel_for(tbb::blocked_range<Index>(0, count, 256),

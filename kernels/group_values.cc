@@ -9,6 +9,8 @@
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_sort.h>
 
+#include "kernels/parallel_tasks.h"
+
 namespace treematch::kernels {
 namespace {
 
@@ -90,7 +92,7 @@ std::vector<Weight> partials_impl(CsrView rows, Index first_row, const Groups& g
                       std::span<Weight>(partial).subspan(at(g) * k, k));
   };
   const Index n = rows.n;
-  if (parallel) {
+  if (parallel && worth_tasks(groups.count())) {
     tbb::enumerable_thread_specific<MemberMarks> marks([n] { return MemberMarks(n); });
     tbb::parallel_for(tbb::blocked_range<Index>(0, groups.count(), 512),
                       [&](const tbb::blocked_range<Index>& range) {
@@ -107,6 +109,7 @@ std::vector<Weight> partials_impl(CsrView rows, Index first_row, const Groups& g
 }  // namespace
 
 std::vector<Weight> row_sums(CsrView graph) {
+  if (!worth_tasks(graph.n)) return row_sums_seq(graph);
   std::vector<Weight> sums(at(graph.n));
   tbb::parallel_for(Index{0}, graph.n, [&](Index i) { sums[at(i)] = row_sum(graph, i); });
   return sums;
@@ -120,6 +123,7 @@ std::vector<Weight> row_sums_seq(CsrView graph) {
 
 std::vector<Weight> group_values(CsrView graph, std::span<const Weight> rowsum,
                                  const Groups& groups) {
+  if (!worth_tasks(groups.count())) return group_values_seq(graph, rowsum, groups);
   std::vector<Weight> values(at(groups.count()));
   const Index n = graph.n;
   tbb::enumerable_thread_specific<MemberMarks> marks([n] { return MemberMarks(n); });

@@ -5,6 +5,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_sort.h>
 
+#include "kernels/parallel_tasks.h"
 #include "kernels/types.h"
 
 namespace treematch::kernels {
@@ -28,7 +29,7 @@ std::vector<Index> gather_groups(const std::vector<Index>& flat, Index k,
     const auto group = flat.begin() + static_cast<std::ptrdiff_t>(at(slots[i]) * at(k));
     std::copy(group, group + k, out.begin() + static_cast<std::ptrdiff_t>(i * at(k)));
   };
-  if (parallel) {
+  if (parallel && worth_tasks(static_cast<Index>(slots.size()))) {
     tbb::parallel_for(std::size_t{0}, slots.size(), copy);
   } else {
     for (std::size_t i = 0; i < slots.size(); ++i) copy(i);
@@ -39,9 +40,14 @@ std::vector<Index> gather_groups(const std::vector<Index>& flat, Index k,
 std::vector<Index> group_owner(const Groups& groups, Index n) {
   std::vector<Index> owner(at(n), -1);
   // Each vertex is in one group at most: every slot is written by one task.
-  tbb::parallel_for(Index{0}, groups.count(), [&](Index g) {
+  const auto own = [&](Index g) {
     for (Index v : groups.group(g)) owner[at(v)] = g;
-  });
+  };
+  if (worth_tasks(groups.count())) {
+    tbb::parallel_for(Index{0}, groups.count(), own);
+  } else {
+    for (Index g = 0; g < groups.count(); ++g) own(g);
+  }
   return owner;
 }
 

@@ -1,4 +1,4 @@
-// Parallel tasks that never cancel each other: a failing task's siblings run to their end.
+// Parallel tasks: when a loop is worth them, and tasks that never cancel each other.
 #pragma once
 
 #include <cstddef>
@@ -8,7 +8,18 @@
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
 
+#include "kernels/types.h"
+
 namespace treematch::kernels {
+
+/// Whether a kernel's loop over `rows` rows (or groups) should run as tasks. The bottom-up walks
+/// inside thousands of small subtrees call the kernels on a few processes each, where spawning
+/// tasks and making thread-local scratch costs more than the work; tasks or not, every row is
+/// computed the same way.
+inline bool worth_tasks(Index rows) {
+  constexpr Index kTaskRowsMin = 64;
+  return rows >= kTaskRowsMin;
+}
 
 /// Runs body(i) for i in [0, n) as TBB tasks. An exception thrown by a task does not cancel the
 /// others: it is kept (the lowest i's) and rethrown once every task has run. Why: when a TBB

@@ -8,6 +8,8 @@
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
+#include "kernels/parallel_tasks.h"
+
 namespace treematch::kernels {
 namespace {
 
@@ -23,15 +25,20 @@ void replace_member(Groups& groups, Index g, Index from, Index to) {
 /// conn(u, owner u) for every stored process u, in row order (rows in parallel).
 std::vector<Weight> internal_weights(CsrView m, Index stored, std::span<const Index> owner) {
   std::vector<Weight> internal(at(stored), 0.0);
-  tbb::parallel_for(tbb::blocked_range<Index>(0, stored, 2048),
-                    [&](const tbb::blocked_range<Index>& range) {
-                      for (Index u = range.begin(); u != range.end(); ++u) {
-                        for (Offset e = m.row_begin(u); e < m.row_end(u); ++e) {
-                          if (owner[at(m.targets[at(e)])] == owner[at(u)])
-                            internal[at(u)] += m.weights[at(e)];
-                        }
-                      }
-                    });
+  const auto rows = [&](Index first, Index last) {
+    for (Index u = first; u != last; ++u) {
+      for (Offset e = m.row_begin(u); e < m.row_end(u); ++e) {
+        if (owner[at(m.targets[at(e)])] == owner[at(u)]) internal[at(u)] += m.weights[at(e)];
+      }
+    }
+  };
+  if (worth_tasks(stored)) {
+    tbb::parallel_for(
+        tbb::blocked_range<Index>(0, stored, 2048),
+        [&](const tbb::blocked_range<Index>& range) { rows(range.begin(), range.end()); });
+  } else {
+    rows(0, stored);
+  }
   return internal;
 }
 
@@ -121,7 +128,7 @@ long long refine(CsrView m, Groups& groups, int rounds, bool parallel) {
     const std::vector<Weight> internal =
         by_own_group ? internal_weights(m, stored, owner) : std::vector<Weight>{};
     // 1. Every process proposes its best swap against the same state.
-    if (parallel) {
+    if (parallel && worth_tasks(m.n)) {
       tbb::enumerable_thread_specific<ProposalScratch> scratch(
           [count] { return ProposalScratch(count); });
       tbb::parallel_for(tbb::blocked_range<Index>(0, m.n, 512),

@@ -17,6 +17,11 @@
 #include <utility>
 #include <vector>
 
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_sort.h>
+
 #include "kernels/parallel_tasks.h"
 #include "kernels/part_subgraphs.h"
 #include "kernels/utility.h"
@@ -215,42 +220,80 @@ struct SwapCandidate {
   }
 };
 
+/// The gains of the processes of a block of rows toward each part adjacent to them.
+class CandidateScan {
+ public:
+  explicit CandidateScan(Index k) : toward_(at(k), 0.0), adjacent_(at(k), 0) {}
+
+  /// Appends v's candidates, one per adjacent part other than its own (O(degree)).
+  void add(CsrView g, const std::vector<Index>& part, Index v) {
+    for (Offset e = g.row_begin(v); e < g.row_end(v); ++e) {
+      const Index b = part[at(g.targets[at(e)])];
+      if (!adjacent_[at(b)]) {
+        adjacent_[at(b)] = 1;
+        parts_seen_.push_back(b);
+      }
+      toward_[at(b)] += g.weights[at(e)];
+    }
+    const Index a = part[at(v)];
+    const Weight internal = toward_[at(a)];
+    for (Index b : parts_seen_) {
+      if (b != a) found.push_back({a, b, toward_[at(b)] - internal, v});
+      toward_[at(b)] = 0.0;
+      adjacent_[at(b)] = 0;
+    }
+    parts_seen_.clear();
+  }
+
+  std::vector<SwapCandidate> found;
+
+ private:
+  std::vector<Weight> toward_;
+  std::vector<char> adjacent_;
+  std::vector<Index> parts_seen_;
+};
+
+/// Every boundary process with each adjacent part, grouped by pair of parts, the lower part's side
+/// first, then by decreasing gain, then by process. That order is strict (a process has one
+/// candidate per adjacent part), so scanning rows in parallel tasks and sorting in parallel give
+/// the same list for any thread count. Small graphs (the splits inside nodes) stay serial.
+std::vector<SwapCandidate> sorted_swap_candidates(CsrView g, Index k,
+                                                  const std::vector<Index>& part) {
+  constexpr Index kRowsPerTask = 2048;
+  std::vector<SwapCandidate> candidates;
+  if (g.n <= kRowsPerTask) {
+    CandidateScan scan(k);
+    for (Index v = 0; v < g.n; ++v) scan.add(g, part, v);
+    candidates = std::move(scan.found);
+  } else {
+    tbb::enumerable_thread_specific<CandidateScan> scans([k] { return CandidateScan(k); });
+    tbb::parallel_for(tbb::blocked_range<Index>(0, g.n, kRowsPerTask),
+                      [&](const tbb::blocked_range<Index>& rows) {
+                        CandidateScan& scan = scans.local();
+                        for (Index v = rows.begin(); v < rows.end(); ++v) scan.add(g, part, v);
+                      });
+    std::size_t total = 0;
+    for (const CandidateScan& scan : scans) total += scan.found.size();
+    candidates.reserve(total);
+    for (const CandidateScan& scan : scans)
+      candidates.insert(candidates.end(), scan.found.begin(), scan.found.end());
+  }
+  tbb::parallel_sort(candidates.begin(), candidates.end(),
+                     [](const SwapCandidate& x, const SwapCandidate& y) {
+                       if (x.pair() != y.pair()) return x.pair() < y.pair();
+                       if (x.from != y.from) return x.from < y.from;
+                       if (x.gain != y.gain) return x.gain > y.gain;
+                       return x.v < y.v;
+                     });
+  return candidates;
+}
+
 /// One pass of pairwise swaps: for every pair of adjacent parts, each boundary process of the
 /// lower part, in order of decreasing gain, is swapped with the best of the next few unlocked
 /// boundary processes of the upper part if that strictly lowers the cut. Returns the swaps made.
 int swap_pass(CsrView g, Index k, std::vector<Index>& part) {
   const std::size_t n = at(g.n);
-  // Gains toward every adjacent part, from a per-process scan (O(nnz) in all).
-  std::vector<SwapCandidate> candidates;
-  std::vector<Weight> toward(at(k), 0.0);
-  std::vector<char> adjacent(at(k), 0);
-  std::vector<Index> parts_seen;
-  for (Index v = 0; v < g.n; ++v) {
-    for (Offset e = g.row_begin(v); e < g.row_end(v); ++e) {
-      const Index b = part[at(g.targets[at(e)])];
-      if (!adjacent[at(b)]) {
-        adjacent[at(b)] = 1;
-        parts_seen.push_back(b);
-      }
-      toward[at(b)] += g.weights[at(e)];
-    }
-    const Index a = part[at(v)];
-    const Weight internal = toward[at(a)];
-    for (Index b : parts_seen) {
-      if (b != a) candidates.push_back({a, b, toward[at(b)] - internal, v});
-      toward[at(b)] = 0.0;
-      adjacent[at(b)] = 0;
-    }
-    parts_seen.clear();
-  }
-  // Grouped by pair of parts, the lower part's side first, then by decreasing gain, then index.
-  std::sort(candidates.begin(), candidates.end(),
-            [](const SwapCandidate& x, const SwapCandidate& y) {
-              if (x.pair() != y.pair()) return x.pair() < y.pair();
-              if (x.from != y.from) return x.from < y.from;
-              if (x.gain != y.gain) return x.gain > y.gain;
-              return x.v < y.v;
-            });
+  const std::vector<SwapCandidate> candidates = sorted_swap_candidates(g, k, part);
 
   std::vector<char> locked(n, 0);  // swapped in this pass
   std::vector<char> stale(n, 0);   // a neighbour moved since the gains were computed

@@ -9,21 +9,21 @@
 #include <string>
 #include <utility>
 
-#include "kernels/gain_heap.h"
+#include <tbb/parallel_sort.h>
+
 #include "kernels/parallel_tasks.h"
 #include "kernels/part_subgraphs.h"
 #include "kernels/utility.h"
+#include "src/fm_refinement.h"
 
 namespace treematch {
 namespace {
 
 using kernels::Csr;
 using kernels::CsrView;
-using kernels::GainHeap;
 using kernels::Index;
 using kernels::Offset;
 using kernels::Weight;
-using Load = std::int64_t;  ///< a sum of vertex weights (processes)
 
 constexpr Index kNone = -1;
 /// Below this many vertices the two halves of a bisection are not worth a task each.
@@ -49,7 +49,8 @@ Index match(Level& level, Load cap, std::uint64_t seed, const std::vector<Index>
   std::vector<std::pair<std::uint64_t, Index>> order(at(g.n));
   for (Index v = 0; v < g.n; ++v)
     order[at(v)] = {kernels::splitmix64(seed ^ static_cast<std::uint64_t>(v)), v};
-  std::sort(order.begin(), order.end());
+  // splitmix64 is a bijection, so the hashes differ and any sort gives this one order.
+  tbb::parallel_sort(order.begin(), order.end());
   std::vector<Index> mate(at(g.n), kNone);
   for (const auto& [hash, u] : order) {
     if (mate[at(u)] != kNone) continue;
@@ -93,7 +94,51 @@ Index match(Level& level, Load cap, std::uint64_t seed, const std::vector<Index>
   return coarse;
 }
 
-/// The graph between matched pairs: r[a][b] = sum of the edges between their members.
+/// The rows of coarse vertices [first, last): r[a][b] = sum of the edges between their members,
+/// neighbours in order of first appearance (the first member's row, then the second's).
+struct CoarseRows {
+  std::vector<Offset> ends;  ///< row ends, relative to this block's first entry
+  std::vector<Index> targets;
+  std::vector<Weight> weights;
+};
+
+CoarseRows contract_rows(const Level& fine, const std::vector<Index>& first,
+                         const std::vector<Index>& second, Index first_row, Index last_row,
+                         std::vector<Index>& row_of, std::vector<Offset>& slot) {
+  CoarseRows out;
+  out.ends.reserve(at(last_row - first_row));
+  // At most the members' entries: one allocation each.
+  Offset bound = 0;
+  for (Index c = first_row; c < last_row; ++c) {
+    for (Index v : {first[at(c)], second[at(c)]})
+      bound += v == kNone ? 0 : fine.g.row_end(v) - fine.g.row_begin(v);
+  }
+  out.targets.reserve(at(bound));
+  out.weights.reserve(at(bound));
+  for (Index c = first_row; c < last_row; ++c) {
+    for (Index v : {first[at(c)], second[at(c)]}) {
+      if (v == kNone) continue;
+      for (Offset e = fine.g.row_begin(v); e < fine.g.row_end(v); ++e) {
+        const Index t = fine.coarse_of[at(fine.g.targets[at(e)])];
+        if (t == c) continue;
+        if (row_of[at(t)] != c) {
+          row_of[at(t)] = c;
+          slot[at(t)] = static_cast<Offset>(out.targets.size());
+          out.targets.push_back(t);
+          out.weights.push_back(fine.g.weights[at(e)]);
+        } else {
+          out.weights[at(slot[at(t)])] += fine.g.weights[at(e)];
+        }
+      }
+    }
+    out.ends.push_back(static_cast<Offset>(out.targets.size()));
+  }
+  return out;
+}
+
+/// The graph between matched pairs. Large graphs build blocks of coarse rows as parallel tasks
+/// (the top bisections would otherwise be serial); each row is summed in the same order either
+/// way, so the graph does not depend on the thread count.
 Level contract(const Level& fine, Index coarse) {
   Level out;
   out.weight.assign(at(coarse), 0);
@@ -105,200 +150,53 @@ Level contract(const Level& fine, Index coarse) {
     (first[at(c)] == kNone ? first[at(c)] : second[at(c)]) = v;
   }
   out.max_weight = *std::max_element(out.weight.begin(), out.weight.end());
+  constexpr Index kRowsPerBlock = 4096;
+  const Index blocks = (coarse + kRowsPerBlock - 1) / kRowsPerBlock;
+  std::vector<CoarseRows> rows(at(blocks));
+  const auto build = [&](std::size_t b) {
+    // Which row last saw a neighbour, and where its entry is (per task: blocks share nothing).
+    std::vector<Index> row_of(at(coarse), kNone);
+    std::vector<Offset> slot(at(coarse), 0);
+    const auto lo = static_cast<Index>(b) * kRowsPerBlock;
+    rows[b] =
+        contract_rows(fine, first, second, lo, std::min(coarse, lo + kRowsPerBlock), row_of, slot);
+  };
+  if (blocks > 1) {
+    kernels::parallel_for_all(rows.size(), build);
+  } else {
+    build(0);
+  }
   Csr& csr = out.owned;
   csr.n = coarse;
-  csr.offsets.reserve(at(coarse) + 1);
-  // The coarse graph has at most the fine graph's entries: one allocation, trimmed at the end.
-  csr.targets.reserve(fine.g.targets.size());
-  csr.weights.reserve(fine.g.targets.size());
-  std::vector<Offset> slot(at(coarse), -1);
-  for (Index c = 0; c < coarse; ++c) {
-    const Offset row = static_cast<Offset>(csr.targets.size());
-    for (Index v : {first[at(c)], second[at(c)]}) {
-      if (v == kNone) continue;
-      for (Offset e = fine.g.row_begin(v); e < fine.g.row_end(v); ++e) {
-        const Index t = fine.coarse_of[at(fine.g.targets[at(e)])];
-        if (t == c) continue;
-        if (slot[at(t)] < row) {
-          slot[at(t)] = static_cast<Offset>(csr.targets.size());
-          csr.targets.push_back(t);
-          csr.weights.push_back(fine.g.weights[at(e)]);
-        } else {
-          csr.weights[at(slot[at(t)])] += fine.g.weights[at(e)];
-        }
-      }
-    }
-    csr.offsets.push_back(static_cast<Offset>(csr.targets.size()));
+  if (blocks == 1) {
+    CoarseRows& only = rows.front();
+    csr.offsets.reserve(at(coarse) + 1);
+    csr.offsets.insert(csr.offsets.end(), only.ends.begin(), only.ends.end());
+    only.targets.shrink_to_fit();
+    only.weights.shrink_to_fit();
+    csr.targets = std::move(only.targets);
+    csr.weights = std::move(only.weights);
+    out.g = csr.view();
+    return out;
   }
-  csr.targets.shrink_to_fit();
-  csr.weights.shrink_to_fit();
+  std::size_t entries = 0;
+  for (const CoarseRows& block : rows) entries += block.targets.size();
+  csr.offsets.reserve(at(coarse) + 1);
+  csr.targets.reserve(entries);
+  csr.weights.reserve(entries);
+  for (const CoarseRows& block : rows) {
+    const auto base = static_cast<Offset>(csr.targets.size());
+    for (Offset end : block.ends) csr.offsets.push_back(base + end);
+    csr.targets.insert(csr.targets.end(), block.targets.begin(), block.targets.end());
+    csr.weights.insert(csr.weights.end(), block.weights.begin(), block.weights.end());
+  }
   out.g = csr.view();
   return out;
 }
 
-/// A 2-way split of one level: side 0 should weigh `target`.
-struct Bisection {
-  std::vector<Index> side;
-  Load load0 = 0;
-  Weight cut = 0.0;
-  /// The last FM run on it ended with a pass that changed nothing: another run with the same
-  /// bounds would repeat that pass and change nothing either.
-  bool settled = false;
-};
-
-Weight cut_of(CsrView g, const std::vector<Index>& side) {
-  Weight cut = 0.0;
-  for (Index v = 0; v < g.n; ++v) {
-    for (Offset e = g.row_begin(v); e < g.row_end(v); ++e) {
-      if (side[at(g.targets[at(e)])] != side[at(v)]) cut += g.weights[at(e)];
-    }
-  }
-  return cut / 2.0;
-}
-
-/// Boundary Fiduccia-Mattheyses: moves the best-gain vertex of either side while the imbalance
-/// stays within `slack` (or shrinks), each vertex once, and keeps the best prefix by (imbalance
-/// beyond `tolerance`, cut). Passes stop after one without improvement. Gains are kept exact
-/// through moves and rollbacks, so a pass costs O(n + moves x degree x log n), not O(nnz).
-class FmRefiner {
- public:
-  FmRefiner(const Level& level, Load target, Load slack, Load tolerance, int fm_stall)
-      : fm_stall_(fm_stall),
-        level_(level),
-        target_(target),
-        slack_(slack),
-        tolerance_(tolerance),
-        gain_(at(level.g.n), 0.0),
-        external_(at(level.g.n), 0.0),
-        locked_(at(level.g.n), 0),
-        heaps_{GainHeap(level.g.n), GainHeap(level.g.n)} {}
-
-  [[nodiscard]] Load excess(Load load0) const {
-    return std::max<Load>(0, std::abs(load0 - target_) - tolerance_);
-  }
-
-  void refine(Bisection& b, int passes) {
-    const CsrView g = level_.g;
-    for (Index v = 0; v < g.n; ++v) {
-      Weight external = 0.0;
-      Weight internal = 0.0;
-      for (Offset e = g.row_begin(v); e < g.row_end(v); ++e) {
-        (b.side[at(g.targets[at(e)])] == b.side[at(v)] ? internal : external) += g.weights[at(e)];
-      }
-      gain_[at(v)] = external - internal;
-      external_[at(v)] = external;
-    }
-    b.settled = false;
-    for (int pass = 0; pass < passes && !b.settled; ++pass) b.settled = !pass_improves(b);
-  }
-
- private:
-  /// Flips v and keeps its neighbours' gains exact; `queue`: also requeue the unlocked ones.
-  void flip(Bisection& b, Index v, bool queue) {
-    const CsrView g = level_.g;
-    const Index from = b.side[at(v)];
-    b.side[at(v)] = 1 - from;
-    b.load0 += from == 0 ? -level_.weight[at(v)] : level_.weight[at(v)];
-    gain_[at(v)] = -gain_[at(v)];
-    Weight degree = 0.0;
-    for (Offset e = g.row_begin(v); e < g.row_end(v); ++e) {
-      const Index u = g.targets[at(e)];
-      const Weight w = g.weights[at(e)];
-      degree += w;
-      // u on v's old side now sees v outside (gain +2w); u on the new side sees it inside.
-      const bool was_with = b.side[at(u)] == from;
-      gain_[at(u)] += was_with ? 2.0 * w : -2.0 * w;
-      external_[at(u)] += was_with ? w : -w;
-      if (queue && !locked_[at(u)]) heaps_[at(b.side[at(u)])].set(u, gain_[at(u)]);
-    }
-    external_[at(v)] = degree - external_[at(v)];
-  }
-
-  bool pass_improves(Bisection& b) {
-    const CsrView g = level_.g;
-    for (Index from = 0; from < 2; ++from) {
-      boundary_.clear();
-      for (Index v = 0; v < g.n; ++v) {
-        if (external_[at(v)] > 0.0 && b.side[at(v)] == from)
-          boundary_.emplace_back(gain_[at(v)], v);
-      }
-      heaps_[at(from)].assign(boundary_);
-    }
-    const Load start_excess = excess(b.load0);
-    const Weight start_cut = b.cut;
-    Load best_excess = start_excess;
-    Weight best_cut = b.cut;
-    std::size_t best_moves = 0;
-    moves_.clear();
-    // A pass gives up after this many moves without a better state (climbing out of minima).
-    const std::size_t stall = static_cast<std::size_t>(fm_stall_) + at(g.n) / 100;
-    std::size_t since_best = 0;
-    while (since_best < stall) {
-      const Index from = pick_side(b);
-      if (from == kNone) break;
-      const Index v = heaps_[at(from)].top();
-      heaps_[at(from)].pop();
-      b.cut -= gain_[at(v)];
-      locked_[at(v)] = 1;
-      moves_.push_back(v);
-      flip(b, v, /*queue=*/true);
-      const Load now = excess(b.load0);
-      // Cuts are sums of doubles: only a clear decrease counts as better.
-      if (now < best_excess ||
-          (now == best_excess && b.cut < best_cut - 1e-12 * std::max(1.0, best_cut))) {
-        best_excess = now;
-        best_cut = b.cut;
-        best_moves = moves_.size();
-        since_best = 0;
-      } else {
-        ++since_best;
-      }
-    }
-    heaps_[0].clear();
-    heaps_[1].clear();
-    for (std::size_t i = moves_.size(); i > best_moves; --i) flip(b, moves_[i - 1], false);
-    for (Index v : moves_) locked_[at(v)] = 0;
-    b.cut = best_cut;
-    return best_excess < start_excess || best_cut < start_cut;
-  }
-
-  /// The side whose best vertex moves next: it must keep the imbalance within the slack or
-  /// shrink it; the higher gain wins, then the heavier side.
-  Index pick_side(const Bisection& b) const {
-    const Load deviation = std::abs(b.load0 - target_);
-    Index chosen = kNone;
-    for (Index from = 0; from < 2; ++from) {
-      const GainHeap& heap = heaps_[at(from)];
-      if (heap.empty()) continue;
-      const Index v = heap.top();
-      const Load after = b.load0 + (from == 0 ? -level_.weight[at(v)] : level_.weight[at(v)]);
-      if (std::abs(after - target_) > std::max(slack_, deviation - 1)) continue;
-      if (chosen == kNone) {
-        chosen = from;
-        continue;
-      }
-      const Weight other = gain_[at(heaps_[at(chosen)].top())];
-      const bool heavier = (from == 0) == (b.load0 > target_);
-      if (gain_[at(v)] > other || (gain_[at(v)] == other && heavier)) chosen = from;
-    }
-    return chosen;
-  }
-
-  int fm_stall_;  ///< moves without a better state before a pass gives up (plus n / 100)
-  const Level& level_;
-  Load target_;
-  Load slack_;
-  Load tolerance_;
-  std::vector<Weight> gain_;      ///< cut decrease if the vertex moved alone
-  std::vector<Weight> external_;  ///< its edges to the other side
-  std::vector<char> locked_;
-  std::vector<Index> moves_;
-  std::vector<std::pair<Weight, Index>> boundary_;  ///< (gain, vertex) queued as a pass starts
-  GainHeap heaps_[2];
-};
-
 /// Greedy graph growing: side `grown` takes `start`, then the free vertex whose move lowers the
 /// cut most (any free vertex, smallest index, when none touches it) until it weighs its target.
+/// Its cut is left for the caller, who may drop it as a repeat first.
 Bisection grow(const Level& level, Load target0, Index start, Index grown) {
   const CsrView g = level.g;
   const Load total = std::accumulate(level.weight.begin(), level.weight.end(), Load{0});
@@ -309,7 +207,7 @@ Bisection grow(const Level& level, Load target0, Index start, Index grown) {
   for (Index v = 0; v < g.n; ++v) {
     for (Offset e = g.row_begin(v); e < g.row_end(v); ++e) gain[at(v)] -= g.weights[at(e)];
   }
-  GainHeap frontier(g.n);
+  kernels::GainHeap frontier(g.n);
   Load load = 0;
   Index next_free = 0;
   Index v = start;
@@ -332,7 +230,6 @@ Bisection grow(const Level& level, Load target0, Index start, Index grown) {
     }
   }
   b.load0 = grown == 0 ? load : total - load;
-  b.cut = cut_of(g, b.side);
   return b;
 }
 
@@ -385,13 +282,6 @@ std::vector<Level> coarsen(CsrView graph, Load cap, const PartitionContext& ctx,
   return levels;
 }
 
-/// FM bounds at level l: the best state may miss the target by `tolerance`, the heaviest vertex
-/// of the next finer level (one move there corrects it; 0 at the finest level, where sizes are
-/// exact), and moves may go `slack` past the target.
-struct Balance {
-  Load slack;
-  Load tolerance;
-};
 Balance balance_at(const std::vector<Level>& levels, std::size_t l) {
   if (l == 0) return {2, 0};
   const Load tolerance = levels[l - 1].max_weight;
@@ -408,12 +298,12 @@ Bisection uncoarsen(const std::vector<Level>& levels, Bisection b, Load target0,
     for (Index v = 0; v < fine.g.n; ++v) side[at(v)] = b.side[at(fine.coarse_of[at(v)])];
     b.side = std::move(side);
     const Balance bounds = balance_at(levels, l);
-    FmRefiner fm(fine, target0, bounds.slack, bounds.tolerance, ctx.fm_stall);
+    FmRefiner fm(fine.g, fine.weight, target0, bounds, ctx);
     fm.refine(b, ctx.fm_passes);
   }
   if (b.load0 != target0) {
     force_balance(levels[0], b, target0);
-    FmRefiner fm(levels[0], target0, 2, 0, ctx.fm_stall);
+    FmRefiner fm(levels[0].g, levels[0].weight, target0, balance_at(levels, 0), ctx);
     fm.refine(b, ctx.fm_passes);
   }
   return b;
@@ -433,7 +323,7 @@ Bisection vcycle(CsrView graph, const Bisection& best, Load target0, Load cap,
   b.load0 = best.load0;
   b.cut = best.cut;
   const Balance bounds = balance_at(levels, levels.size() - 1);
-  FmRefiner fm(levels.back(), target0, bounds.slack, bounds.tolerance, ctx.fm_stall);
+  FmRefiner fm(levels.back().g, levels.back().weight, target0, bounds, ctx);
   fm.refine(b, ctx.fm_passes);
   return uncoarsen(levels, std::move(b), target0, ctx);
 }
@@ -452,14 +342,35 @@ Bisection bisect_multilevel(CsrView graph, Load target0, const PartitionContext&
   // Initial partition: greedy growing from several starts, each polished by FM; the best wins.
   const Level& top_level = levels.back();
   const Balance top_bounds = balance_at(levels, levels.size() - 1);
-  FmRefiner top(top_level, target0, top_bounds.slack, top_bounds.tolerance, ctx.fm_stall);
+  FmRefiner top(top_level.g, top_level.weight, target0, top_bounds, ctx);
   Bisection best;
   Load best_excess = 0;
-  for (int t = 0; t < std::max(1, ctx.initial_tries); ++t) {
+  // FM is deterministic: a start that grows a bisection an earlier start grew would end where that
+  // one ended, and ties go to the earlier one. With side-blind ties FM also ends at the mirror of
+  // that end from the mirror of a start, as cheap, when the two sides have one target. On the
+  // 16-vertex graphs inside S1's nodes, 41% of the starts repeat an earlier start's bisection and
+  // 44% mirror one.
+  const Load total = std::accumulate(top_level.weight.begin(), top_level.weight.end(), Load{0});
+  const bool mirrors = ctx.side_blind_ties && 2 * target0 == total;
+  std::vector<std::vector<Index>> grown;
+  const auto seen = [&](const std::vector<Index>& side) {
+    return std::any_of(grown.begin(), grown.end(), [&](const std::vector<Index>& earlier) {
+      return earlier == side ||
+             (mirrors && std::equal(earlier.begin(), earlier.end(), side.begin(), side.end(),
+                                    [](Index a, Index b) { return a != b; }));
+    });
+  };
+  const bool coarsened = levels.size() > 1;
+  const int tries =
+      coarsened || ctx.uncoarsened_tries == 0 ? ctx.initial_tries : ctx.uncoarsened_tries;
+  for (int t = 0; t < std::max(1, tries); ++t) {
     const Index start =
         static_cast<Index>(kernels::splitmix64(ctx.seed * 7919 + static_cast<std::uint64_t>(t)) %
                            static_cast<std::uint64_t>(top_level.g.n));
     Bisection b = grow(top_level, target0, start, /*grown=*/t % 2);
+    if (seen(b.side)) continue;
+    grown.push_back(b.side);
+    b.cut = cut_of(top_level.g, b.side);
     top.refine(b, ctx.fm_passes);
     const Load ex = top.excess(b.load0);
     if (t == 0 || ex < best_excess || (ex == best_excess && b.cut < best.cut)) {
@@ -567,6 +478,12 @@ void split_range(CsrView g, const std::vector<Index>& ids, const std::vector<Ind
   const std::vector<Index> side = bisect(g, target0, own);
   std::vector<Index> ids_of[2];
   for (Index v = 0; v < g.n; ++v) ids_of[at(side[at(v)])].push_back(ids[at(v)]);
+  if (mid - lo == 1 && hi - mid == 1) {  // two parts: their edges are not needed
+    for (std::size_t half = 0; half < 2; ++half) {
+      for (Index id : ids_of[half]) part[at(id)] = static_cast<Index>(lo + half);
+    }
+    return;
+  }
   const std::vector<Csr> sub = kernels::part_subgraphs(g, side, 2);
   // The halves share nothing, so running them as tasks cannot change the result.
   const auto left = [&] { split_range(sub[0].view(), ids_of[0], sizes, lo, mid, ctx, part); };

@@ -14,9 +14,12 @@
 #include <vector>
 
 #include "io/input_error.h"
+#include "tests/io/input_error_expectation.h"
 
 namespace treematch::io {
 namespace {
+
+using testing::input_error_of;
 
 using kernels::Index;
 
@@ -24,15 +27,6 @@ std::string bind_dir() {
   const char* source = std::getenv("TM_SOURCE_DIR");
   return std::string(source != nullptr ? source : ".") +
          "/../shared/data/pacos/examples/binding_constraints/";
-}
-
-std::string error_of(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const InputError& error) {
-    return error.what();
-  }
-  return "(no InputError thrown)";
 }
 
 TEST(CoresListTest, InlineIdsAndRanges) {
@@ -64,15 +58,15 @@ TEST(CoresListTest, PacosBindFiles) {
 }
 
 TEST(CoresListTest, IdOutsideTheTopologyIsNamed) {
-  EXPECT_EQ(error_of([] { (void)parse_cores_list("0-3,70", 64); }),
+  EXPECT_EQ(input_error_of([] { (void)parse_cores_list("0-3,70", 64); }),
             "--cores: names leaf 70 but the topology has 64 leaves");
-  EXPECT_EQ(error_of([] { (void)parse_cores_list("60-2000000000", 64); }),
+  EXPECT_EQ(input_error_of([] { (void)parse_cores_list("60-2000000000", 64); }),
             "--cores: names leaf 2000000000 but the topology has 64 leaves");
-  EXPECT_EQ(error_of([] { (void)parse_cores_list("99999999999999999999", 64); }),
+  EXPECT_EQ(input_error_of([] { (void)parse_cores_list("99999999999999999999", 64); }),
             "--cores: names leaf 99999999999999999999 but the topology has 64 leaves");
   // 512.bind targets a 1024-leaf machine; its first id is 512.
   const std::string file = bind_dir() + "512.bind";
-  EXPECT_EQ(error_of([&] { (void)parse_cores_list(file, 512); }),
+  EXPECT_EQ(input_error_of([&] { (void)parse_cores_list(file, 512); }),
             file + ": names leaf 512 but the topology has 512 leaves");
 }
 
@@ -91,7 +85,7 @@ TEST(CoresListTest, MalformedListsAreRejected) {
       {"5-3", "reversed range 5-3; write 3-5"},
   };
   for (const auto& [spec, expected] : cases) {
-    const std::string message = error_of([&] { (void)parse_cores_list(spec, 64); });
+    const std::string message = input_error_of([&] { (void)parse_cores_list(spec, 64); });
     EXPECT_EQ(message.rfind("--cores: ", 0), 0U) << "'" << spec << "' -> " << message;
     EXPECT_NE(message.find(expected), std::string::npos) << "'" << spec << "' -> " << message;
   }
@@ -106,12 +100,13 @@ TEST(CoresListTest, FilesAndMissingFiles) {
   std::ofstream(bad) << "1 2 x\n";
 
   EXPECT_EQ(parse_cores_list(good, 16), (std::vector<Index>{1, 2, 3, 7, 8, 9}));
-  const std::string message = error_of([&] { (void)parse_cores_list(bad, 16); });
+  const std::string message = input_error_of([&] { (void)parse_cores_list(bad, 16); });
   EXPECT_EQ(message.rfind(bad + ": ", 0), 0U) << message;
   EXPECT_NE(message.find("unexpected 'x'"), std::string::npos) << message;
-  EXPECT_EQ(error_of([&] { (void)parse_cores_list(dir + "/none.bind", 16); }),
+  EXPECT_EQ(input_error_of([&] { (void)parse_cores_list(dir + "/none.bind", 16); }),
             dir + "/none.bind: no such file");
-  EXPECT_EQ(error_of([] { (void)parse_cores_list("none.bind", 16); }), "none.bind: no such file");
+  EXPECT_EQ(input_error_of([] { (void)parse_cores_list("none.bind", 16); }),
+            "none.bind: no such file");
 
   std::error_code ignored;
   std::filesystem::remove_all(dir, ignored);

@@ -24,4 +24,14 @@ inline void expect_input_error(const std::function<void()>& read, const std::str
   }
 }
 
+/// The InputError line `action` throws, or "(no InputError thrown)".
+inline std::string input_error_of(const std::function<void()>& action) {
+  try {
+    action();
+  } catch (const io::InputError& error) {
+    return error.what();
+  }
+  return "(no InputError thrown)";
+}
+
 }  // namespace treematch::testing

@@ -3,7 +3,9 @@
 #include <unistd.h>
 
 #include <gtest/gtest.h>
+#include <tbb/global_control.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -28,6 +30,8 @@
 
 namespace treematch::io {
 namespace {
+
+using testing::input_error_of;
 
 using testing::data_dir;
 using testing::expect_input_error;
@@ -707,6 +711,105 @@ TEST_F(MatrixReaders, MetisHeaderCountsTheFileCannotHoldAreRefusedBeforeSizingAn
   // The streaming reader (convert) refuses them the same way.
   expect_input_error([&] { open_matrix_source(edges, Metric::kSize); }, edges,
                      "can hold at most 7");
+}
+
+/// A METIS file of `n` vertices in a ring with chords, edge weights, about 1.5 MB: read whole, it
+/// is parsed in several pieces (256 KB each) by parallel tasks. It has comment lines, CRLF line
+/// ends, a real weight, an unsorted row and blank lines after the last vertex: what the pieces must
+/// handle as the line-by-line reading does. `lines[i]` is line i + 1 of the file.
+std::vector<std::string> big_metis_lines(Index n) {
+  std::vector<std::string> lines;
+  std::vector<std::vector<std::pair<Index, std::string>>> rows(static_cast<std::size_t>(n));
+  std::int64_t edges = 0;
+  const auto add = [&](Index a, Index b, const std::string& w) {
+    rows[static_cast<std::size_t>(a)].emplace_back(b, w);
+    rows[static_cast<std::size_t>(b)].emplace_back(a, w);
+    ++edges;
+  };
+  for (Index v = 0; v < n; ++v) {
+    add(v, (v + 1) % n, std::to_string(1 + v % 97));
+    add(v, (v + 7 * n / 13) % n, v == 5 ? "2.5" : std::to_string(10 + v % 89));
+  }
+  lines.push_back("% a ring with chords");
+  lines.push_back(std::to_string(n) + " " + std::to_string(edges) + " 001");
+  for (Index v = 0; v < n; ++v) {
+    auto& row = rows[static_cast<std::size_t>(v)];
+    if (v != 11) std::sort(row.begin(), row.end());  // row 11 stays unsorted
+    std::string line;
+    for (const auto& [u, w] : row) line += std::to_string(u + 1) + " " + w + " ";
+    if (v % 3 == 0) line += "\r";
+    if (v % 1000 == 999) lines.push_back("  % every thousand vertices");
+    lines.push_back(line);
+  }
+  lines.push_back("");
+  lines.push_back("  ");
+  return lines;
+}
+
+std::string joined(const std::vector<std::string>& lines) {
+  std::string text;
+  for (const std::string& line : lines) text += line + "\n";
+  return text;
+}
+
+/// What the line-by-line reading gives (the streaming source), and its error line if any.
+CsrArrays read_line_by_line(const std::string& file) {
+  const auto source = open_matrix_source(file, Metric::kSize);
+  const kernels::Csr rows = read_all_rows(*source);
+  return {rows.offsets, rows.targets, rows.weights};
+}
+
+TEST_F(MatrixReaders, MetisReadInParallelPiecesGivesTheLineByLineRows) {
+  constexpr Index kVertices = 60000;
+  const std::string file = write("big.graph", joined(big_metis_lines(kVertices)));
+  ASSERT_GT(fs::file_size(file), std::uintmax_t{4} << 18);  // more than 4 pieces
+  const CsrArrays expected = read_line_by_line(file);
+  ASSERT_EQ(expected.offsets.size(), static_cast<std::size_t>(kVertices) + 1);
+  for (const int threads : {1, 2, 4}) {
+    const tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
+                                    static_cast<std::size_t>(threads));
+    EXPECT_EQ(arrays(read_matrix(file)), expected) << threads << " threads";
+  }
+}
+
+TEST_F(MatrixReaders, MetisReadInParallelPiecesReportsTheFirstErrorOfTheFile) {
+  constexpr Index kVertices = 60000;
+  const std::vector<std::string> good = big_metis_lines(kVertices);
+  std::vector<std::pair<std::string, std::vector<std::string>>> bad;
+  {  // two errors, in the first piece and in the last: the first is reported
+    std::vector<std::string> lines = good;
+    lines[40] = "3 5 " + std::to_string(kVertices + 9) + " 1";
+    lines[lines.size() - 10] = "x";
+    bad.emplace_back("two.graph", lines);
+  }
+  {  // one error only, late in the file
+    std::vector<std::string> lines = good;
+    lines[lines.size() - 10] = "1 0";
+    bad.emplace_back("late.graph", lines);
+  }
+  {  // a vertex line too many, after the blank lines
+    std::vector<std::string> lines = good;
+    lines.push_back("1 1");
+    bad.emplace_back("long.graph", lines);
+  }
+  {  // vertex lines missing
+    std::vector<std::string> lines = good;
+    lines.resize(lines.size() - 1000);
+    bad.emplace_back("short.graph", lines);
+  }
+  for (const auto& [name, lines] : bad) {
+    const std::string file = write(name, joined(lines));
+    const std::string expected = input_error_of([&] { read_line_by_line(file); });
+    ASSERT_NE(expected, "(no InputError thrown)") << name;
+    for (const int threads : {1, 2, 4}) {
+      const tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
+                                      static_cast<std::size_t>(threads));
+      EXPECT_EQ(input_error_of([&] { read_matrix(file); }), expected) << name << ", " << threads;
+    }
+  }
+  // The first error is the first piece's: its line number (41) is named.
+  EXPECT_NE(input_error_of([&] { read_matrix(path("two.graph")); }).find("line 41 "),
+            std::string::npos);
 }
 
 TEST_F(MatrixReaders, MetisUtf8BomIsSkipped) {

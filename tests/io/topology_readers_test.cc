@@ -20,23 +20,17 @@
 #include "io/synthetic_parser.h"
 #include "io/tleaf_parser.h"
 #include "io/topology_reader.h"
+#include "tests/io/input_error_expectation.h"
 #include "tests/test_support.h"
 
 namespace treematch::io {
 namespace {
 
+using testing::input_error_of;
+
 using testing::data_dir;
 
 namespace fs = std::filesystem;
-
-std::string error_of(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const InputError& error) {
-    return error.what();
-  }
-  return "(no InputError thrown)";
-}
 
 std::vector<double> costs_of(const Topology& topology) {
   std::vector<double> costs;
@@ -183,7 +177,7 @@ TEST(TopologyReadersTest, BadTleafSaysWhatIsWrong) {
       {"sub 1 5 2 tleaf 1 8 1", "expected 'tleaf' after the 1 leaf ids, found '2'"},
   };
   for (const auto& [spec, expected] : cases) {
-    const std::string message = error_of([&] { (void)read_topology_with_constraints(spec); });
+    const std::string message = input_error_of([&] { (void)read_topology_with_constraints(spec); });
     EXPECT_EQ(message.rfind("--topology: ", 0), 0U) << spec << " -> " << message;
     EXPECT_NE(message.find(expected), std::string::npos) << spec << " -> " << message;
     EXPECT_EQ(message.find('\n'), std::string::npos) << message;
@@ -199,10 +193,11 @@ TEST(TopologyReadersTest, TleafFilesIgnoreLaterLinesButNotExtraNumbers) {
 
   EXPECT_EQ(read_topology(good).to_tleaf(), "tleaf 2 4 10 2 1");
   EXPECT_EQ(read_topology(nameless).shape(), "3");
-  const std::string message = error_of([&] { (void)read_topology(extra); });
+  const std::string message = input_error_of([&] { (void)read_topology(extra); });
   EXPECT_EQ(message.rfind(extra + ": ", 0), 0U) << message;
   EXPECT_NE(message.find("n does not match"), std::string::npos) << message;
-  EXPECT_NE(error_of([&] { (void)read_topology(junk); }).find("found 'hello'"), std::string::npos);
+  EXPECT_NE(input_error_of([&] { (void)read_topology(junk); }).find("found 'hello'"),
+            std::string::npos);
 }
 
 // ---- hwloc synthetic ---------------------------------------------------------------------
@@ -386,7 +381,7 @@ TEST(TopologyReadersTest, BadSyntheticSaysWhatIsWrong) {
       {"group:65536 group:65536 pu:1", "more than 2147483647 PUs"},
   };
   for (const auto& [spec, expected] : cases) {
-    const std::string message = error_of([&] { (void)read_topology(spec); });
+    const std::string message = input_error_of([&] { (void)read_topology(spec); });
     EXPECT_EQ(message.rfind("--topology: cannot parse '" + spec + "': ", 0), 0U)
         << spec << " -> " << message;
     EXPECT_NE(message.find(expected), std::string::npos) << spec << " -> " << message;
@@ -599,16 +594,19 @@ TEST(TopologyReadersTest, DispatchByFileContentAndMissingPaths) {
 
   EXPECT_EQ(read_topology(xml_without_extension).shape(), "2");
   EXPECT_EQ(read_topology(tleaf_without_extension).shape(), "2x3");
-  EXPECT_NE(error_of([&] { (void)read_topology(unknown); }).find("unknown topology file format"),
-            std::string::npos);
-  EXPECT_EQ(error_of([&] { (void)read_topology(dir.path()); }),
+  EXPECT_NE(
+      input_error_of([&] { (void)read_topology(unknown); }).find("unknown topology file format"),
+      std::string::npos);
+  EXPECT_EQ(input_error_of([&] { (void)read_topology(dir.path()); }),
             dir.path() + ": not a regular file");
-  EXPECT_EQ(error_of([] { (void)read_topology("/no/such/dir/machine.xml"); }),
+  EXPECT_EQ(input_error_of([] { (void)read_topology("/no/such/dir/machine.xml"); }),
             "/no/such/dir/machine.xml: no such file");
-  EXPECT_EQ(error_of([] { (void)read_topology("missing.tgt"); }), "missing.tgt: no such file");
-  EXPECT_EQ(error_of([] { (void)read_topology("missing.XML"); }), "missing.XML: no such file");
-  EXPECT_EQ(error_of([] { (void)read_topology("./pack:2"); }), "./pack:2: no such file");
-  EXPECT_NE(error_of([&] {
+  EXPECT_EQ(input_error_of([] { (void)read_topology("missing.tgt"); }),
+            "missing.tgt: no such file");
+  EXPECT_EQ(input_error_of([] { (void)read_topology("missing.XML"); }),
+            "missing.XML: no such file");
+  EXPECT_EQ(input_error_of([] { (void)read_topology("./pack:2"); }), "./pack:2: no such file");
+  EXPECT_NE(input_error_of([&] {
               (void)read_topology(dir.write("broken.xml", "<topology>"));
             }).find("broken.xml: hwloc_topology_set_xmlbuffer failed"),
             std::string::npos);
@@ -630,7 +628,7 @@ TEST(TopologyReadersBadInput, DamagedXmlIsRefusedBeforeHwlocCrashesOnIt) {
   const std::string attribute = " complete_cpuset=\"0x00000002\"";
   missing.erase(missing.find(attribute), attribute.size());
   const std::string path = dir.write("damaged.xml", missing);
-  EXPECT_EQ(error_of([&] { (void)read_topology(path); }),
+  EXPECT_EQ(input_error_of([&] { (void)read_topology(path); }),
             path + ": damaged hwloc XML: object 6 (line 11) has a cpuset but no complete_cpuset");
   EXPECT_EQ(hwloc_xml_problem(good), "");
   EXPECT_NE(hwloc_xml_problem("<object type=\"PU\" cpuset=\"0x1").find("unterminated value"),
@@ -642,11 +640,11 @@ TEST(TopologyReadersBadInput, DamagedXmlIsRefusedBeforeHwlocCrashesOnIt) {
 
 TEST(TopologyReadersBadInput, LinkCostsThatOverflowAreRefused) {
   // Each cost of a tleaf, used or not (a job may read only the lower levels)...
-  EXPECT_NE(error_of([] {
+  EXPECT_NE(input_error_of([] {
               (void)read_topology("tleaf 2 2 1e308 4 1");
             }).find("the link cost of level 0 is 1e308; costs must be <= 1e300"),
             std::string::npos);
-  EXPECT_NE(error_of([] {
+  EXPECT_NE(input_error_of([] {
               (void)read_topology("tleaf 2 2 1e308 4 1", {.leaves_needed = 2});
             }).find("costs must be <= 1e300"),
             std::string::npos);
@@ -660,14 +658,15 @@ TEST(TopologyReadersBadInput, LinkCostsThatOverflowAreRefused) {
 // before refusing it (19 s).
 TEST(TopologyReadersBadInput, SyntheticBytesThatAreNotTextAreRefusedBeforeHwloc) {
   const std::string text = std::string("11111\0\0\0", 8) + "\x8c" + "111 core:2";
-  EXPECT_NE(error_of([&] { (void)read_synthetic(text); }).find("byte 5 is not printable text"),
-            std::string::npos);
-  EXPECT_NE(error_of([] { (void)read_synthetic("pack:2\tcore:2 pu:1"); }).find("byte 6"),
+  EXPECT_NE(
+      input_error_of([&] { (void)read_synthetic(text); }).find("byte 5 is not printable text"),
+      std::string::npos);
+  EXPECT_NE(input_error_of([] { (void)read_synthetic("pack:2\tcore:2 pu:1"); }).find("byte 6"),
             std::string::npos);
 }
 
 TEST(TopologyReadersBadInput, SubLeafIdsBeyondAnyTreeAreRefusedBeforeTheTree) {
-  EXPECT_NE(error_of([] {
+  EXPECT_NE(input_error_of([] {
               (void)read_topology_with_constraints(
                   "sub 2 0 455555555555 tleaf 4 8 1 20 2 7 3 2000 4", {.leaves_needed = 64});
             }).find("sub: leaf id 455555555555 is beyond the largest tree treematch reads"),
@@ -698,7 +697,7 @@ TEST(TopologyReadersBadInput, HugeDescriptionsCostWhatTheJobUses) {
 
 TEST(TopologyReadersBadInput, HwlocIsNotAskedToBuildHugeMachines) {
   // Forms only hwloc reads, beyond 4096 PUs: refused at once instead of minutes in hwloc.
-  const std::string message = error_of([] { (void)read_topology("2 2 2 1000"); });
+  const std::string message = input_error_of([] { (void)read_topology("2 2 2 1000"); });
   EXPECT_NE(message.find("8000 PUs one by one"), std::string::npos) << message;
   // Counted as hwloc reads them: a level goes on after a number without a space, and attributes
   // are no levels (found by the fuzzer: hwloc took 20 s on the first, then gave up).
@@ -706,12 +705,12 @@ TEST(TopologyReadersBadInput, HwlocIsNotAskedToBuildHugeMachines) {
        {std::pair<std::string, std::string>{"pack:0x2188pu:1", "8584 PUs"},
         {"pack:3000pu:2", "6000 PUs"},
         {"pack:100(indexes=core:pack)core:100pu:1", "10000 PUs"}}) {
-    const std::string refused = error_of([&] { (void)read_topology(description); });
+    const std::string refused = input_error_of([&] { (void)read_topology(description); });
     EXPECT_NE(refused.find(pus + " one by one"), std::string::npos) << refused;
   }
   // Raw bytes of the argument never reach the message.
   const std::string binary =
-      error_of([] { (void)read_topology(std::string("pa\x01\xff:2 pu:2")); });
+      input_error_of([] { (void)read_topology(std::string("pa\x01\xff:2 pu:2")); });
   EXPECT_EQ(binary.find('\x01'), std::string::npos);
   EXPECT_EQ(binary.find('\xff'), std::string::npos);
 }

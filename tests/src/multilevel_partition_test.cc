@@ -130,30 +130,49 @@ TEST(MultilevelPartition, MoreAttemptsNeverCutMoreInABisection) {
   }
 }
 
-//   A bisection of a graph too small to coarsen is made at most uncoarsened_attempts times, one of
-//   a larger graph as often as asked. On these graphs 1 and 5 attempts give different parts, so
-//   the limit shows in the result.
-TEST(MultilevelPartition, UncoarsenedAttemptsLimitOnlyGraphsTooSmallToCoarsen) {
+/// On random graphs of 96 and 600 vertices cut into 8 parts, `many` and `one` give different
+/// parts, and `limited` (`many` limited on graphs too small to coarsen) gives `one`'s parts on the
+/// first (every bisection is of at most 128 vertices, the coarsest) and `many`'s on the second
+/// (none is: the smallest splits 150 vertices).
+void expect_limit_only_below_coarsening(const PartitionContext& one, const PartitionContext& many,
+                                        const PartitionContext& limited) {
   for (const Index n : {Index{96}, Index{600}}) {
     const CommGraph graph = random_sparse_graph(n, /*degree=*/4, 3);
     const std::vector<Index> sizes(8, n / 8);
-    PartitionContext one;
-    one.attempts = 1;
-    one.grow_attempts = false;
-    PartitionContext five = one;
-    five.attempts = 5;
-    five.uncoarsened_attempts = 0;
-    const std::vector<Index> by_five = multilevel_partition(graph.view(), sizes, five);
-    ASSERT_NE(multilevel_partition(graph.view(), sizes, one), by_five) << n;
-    PartitionContext limited = five;
-    limited.uncoarsened_attempts = 1;
-    const std::vector<Index> parts = multilevel_partition(graph.view(), sizes, limited);
-    // 96 vertices: every bisection is of at most 128 (coarsest); 600: none is (the smallest
-    // splits 150 vertices).
-    EXPECT_EQ(parts,
-              n <= limited.coarsest ? multilevel_partition(graph.view(), sizes, one) : by_five)
+    const std::vector<Index> by_many = multilevel_partition(graph.view(), sizes, many);
+    ASSERT_NE(multilevel_partition(graph.view(), sizes, one), by_many) << n;
+    EXPECT_EQ(multilevel_partition(graph.view(), sizes, limited),
+              n <= limited.coarsest ? multilevel_partition(graph.view(), sizes, one) : by_many)
         << n;
   }
+}
+
+//   A bisection of a graph too small to coarsen is made at most uncoarsened_attempts times, one of
+//   a larger graph as often as asked.
+TEST(MultilevelPartition, UncoarsenedAttemptsLimitOnlyGraphsTooSmallToCoarsen) {
+  PartitionContext one;
+  one.attempts = 1;
+  one.grow_attempts = false;
+  PartitionContext five = one;
+  five.attempts = 5;
+  five.uncoarsened_attempts = 0;
+  PartitionContext limited = five;
+  limited.uncoarsened_attempts = 1;
+  expect_limit_only_below_coarsening(one, five, limited);
+}
+
+//   The same for the growing starts: uncoarsened_tries on graphs too small to coarsen,
+//   initial_tries on the coarsest graph of larger ones.
+TEST(MultilevelPartition, UncoarsenedTriesLimitOnlyGraphsTooSmallToCoarsen) {
+  PartitionContext one;
+  one.attempts = 1;
+  one.grow_attempts = false;
+  one.initial_tries = 1;
+  PartitionContext four = one;
+  four.initial_tries = 4;
+  PartitionContext limited = four;
+  limited.uncoarsened_tries = 1;
+  expect_limit_only_below_coarsening(one, four, limited);
 }
 
 //   Attempts stop early only when two or three of the first three reach their lowest cut on a
@@ -205,18 +224,23 @@ TEST(MultilevelTopDown, ShuffledStencilMapsAtTheNestedBlocksCost) {
 }
 
 TEST(MultilevelPartition, SameResultForAnyThreadCount) {
-  // Large enough for the halves of the first bisections to run as parallel tasks.
-  const CommGraph graph = random_sparse_graph(6000, /*degree=*/5, 9);
-  const std::vector<Index> sizes = {1500, 1500, 1000, 1000, 1000};
-  std::vector<Index> reference;
-  for (int threads : {1, 2, 4}) {
-    const tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
-                                    static_cast<std::size_t>(threads));
-    const std::vector<Index> part = multilevel_partition(graph.view(), sizes);
-    if (reference.empty()) {
-      reference = part;
-    } else {
-      EXPECT_EQ(part, reference) << threads << " threads";
+  // Large enough for the halves of the first bisections to run as parallel tasks, and for the
+  // first contraction to build its rows in blocks as tasks (more than 4096 coarse vertices).
+  // Also with the fast preset's side-blind ties and its fewer starts on small graphs.
+  const CommGraph graph = random_sparse_graph(12000, /*degree=*/5, 9);
+  const std::vector<Index> sizes = {3000, 3000, 2000, 2000, 2000};
+  PartitionContext fast = preset_context(Preset::kFast).partition;
+  for (const PartitionContext& ctx : {PartitionContext{}, fast}) {
+    std::vector<Index> reference;
+    for (int threads : {1, 2, 4}) {
+      const tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
+                                      static_cast<std::size_t>(threads));
+      const std::vector<Index> part = multilevel_partition(graph.view(), sizes, ctx);
+      if (reference.empty()) {
+        reference = part;
+      } else {
+        EXPECT_EQ(part, reference) << threads << " threads";
+      }
     }
   }
 }

@@ -187,5 +187,28 @@ TEST(Presets, TheDriverOptionIsSetAndPrinted) {
   EXPECT_THROW(set_option(ctx, "driver.first_that_applies", "maybe"), std::invalid_argument);
 }
 
+TEST(Presets, FastsPartitionKnobsAreSetAndPrinted) {
+  // Only fast skips mirrored starts and makes 3 starts on small graphs.
+  const Context fast = preset_context(Preset::kFast);
+  EXPECT_TRUE(fast.partition.side_blind_ties);
+  EXPECT_EQ(fast.partition.uncoarsened_tries, 3);
+  for (const Preset preset : {Preset::kDefault, Preset::kStrong}) {
+    const Context ctx = preset_context(preset);
+    EXPECT_FALSE(ctx.partition.side_blind_ties) << to_string(preset);
+    EXPECT_EQ(ctx.partition.uncoarsened_tries, 0) << to_string(preset);
+  }
+  const std::string printed = describe(fast);
+  for (const char* line :
+       {"partition.side_blind_ties = 1\n", "partition.uncoarsened_tries = 3\n"}) {
+    EXPECT_NE(printed.find(line), std::string::npos) << line;
+  }
+  Context ctx = preset_context(Preset::kDefault);
+  set_option(ctx, "partition.side_blind_ties", "1");
+  set_option(ctx, "partition.uncoarsened_tries", "2");
+  EXPECT_TRUE(ctx.partition.side_blind_ties);
+  EXPECT_EQ(ctx.partition.uncoarsened_tries, 2);
+  EXPECT_THROW(set_option(ctx, "partition.uncoarsened_tries", "-1"), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace treematch
