@@ -63,15 +63,6 @@ Index pop_live(LazyHeap& heap, const std::vector<Weight>& key, const std::vector
   return kUnassigned;
 }
 
-/// Weight of edge (u, v), 0 when absent (rows are sorted).
-Weight edge_weight(CsrView g, Index u, Index v) {
-  const auto begin = g.targets.begin() + g.row_begin(u);
-  const auto end = g.targets.begin() + g.row_end(u);
-  const auto it = std::lower_bound(begin, end, v);
-  if (it == end || *it != v) return 0.0;
-  return g.weights[at(static_cast<Offset>(it - g.targets.begin()))];
-}
-
 /// How large the cluster grown from `seed` wants to be: grows it greedily (most connected free
 /// process next, as grow_parts does) up to the largest size still open, and returns the open size
 /// whose prefix has the least cut per process (ties: the larger). Touches only the cluster and its
@@ -298,7 +289,8 @@ int swap_pass(CsrView g, Index k, std::vector<Index>& part) {
   std::vector<char> locked(n, 0);  // swapped in this pass
   std::vector<char> stale(n, 0);   // a neighbour moved since the gains were computed
   std::vector<Index> pair_of(n, -1);
-  std::vector<Weight> gain(n, 0.0);  // toward the other part of the pair being processed
+  std::vector<Weight> gain(n, 0.0);       // toward the other part of the pair being processed
+  std::vector<Weight> weight_to(n, 0.0);  // the edge to u, for the u being swapped
   const auto gain_toward = [&](Index v, Index to) {
     Weight w_to = 0.0;
     Weight w_own = 0.0;
@@ -333,6 +325,10 @@ int swap_pass(CsrView g, Index k, std::vector<Index>& part) {
     std::size_t head = 0;
     for (Index u : lower) {
       while (head < upper.size() && locked[at(upper[head])]) ++head;
+      if (head == upper.size()) break;
+      // u's edges spread by neighbour for the partners tried below, cleared after them.
+      for (Offset e = g.row_begin(u); e < g.row_end(u); ++e)
+        weight_to[at(g.targets[at(e)])] = g.weights[at(e)];
       Weight best_gain = 0.0;
       Index best = kUnassigned;
       std::size_t tried = 0;
@@ -342,12 +338,13 @@ int swap_pass(CsrView g, Index k, std::vector<Index>& part) {
         if (locked[at(v)]) continue;
         ++tried;
         // Swapping u and v: both gains, minus their edge counted once in each.
-        const Weight swap_gain = gain[at(u)] + gain[at(v)] - 2.0 * edge_weight(g, u, v);
+        const Weight swap_gain = gain[at(u)] + gain[at(v)] - 2.0 * weight_to[at(v)];
         if (swap_gain > best_gain) {
           best_gain = swap_gain;
           best = v;
         }
       }
+      for (Offset e = g.row_begin(u); e < g.row_end(u); ++e) weight_to[at(g.targets[at(e)])] = 0.0;
       if (best == kUnassigned) continue;
       part[at(u)] = hi;
       part[at(best)] = lo;

@@ -94,6 +94,12 @@ Index match(Level& level, Load cap, std::uint64_t seed, const std::vector<Index>
   return coarse;
 }
 
+/// Which coarse row last saw a neighbour, and where its entry is.
+struct Seen {
+  Index row = kNone;
+  std::size_t slot = 0;
+};
+
 /// The rows of coarse vertices [first, last): r[a][b] = sum of the edges between their members,
 /// neighbours in order of first appearance (the first member's row, then the second's).
 struct CoarseRows {
@@ -104,35 +110,42 @@ struct CoarseRows {
 
 CoarseRows contract_rows(const Level& fine, const std::vector<Index>& first,
                          const std::vector<Index>& second, Index first_row, Index last_row,
-                         std::vector<Index>& row_of, std::vector<Offset>& slot) {
+                         std::vector<Seen>& seen) {
   CoarseRows out;
   out.ends.reserve(at(last_row - first_row));
-  // At most the members' entries: one allocation each.
+  // At most the members' entries: sized once, trimmed at the end.
   Offset bound = 0;
   for (Index c = first_row; c < last_row; ++c) {
     for (Index v : {first[at(c)], second[at(c)]})
       bound += v == kNone ? 0 : fine.g.row_end(v) - fine.g.row_begin(v);
   }
-  out.targets.reserve(at(bound));
-  out.weights.reserve(at(bound));
+  out.targets.resize(at(bound));
+  out.weights.resize(at(bound));
+  Index* const targets = out.targets.data();
+  Weight* const weights = out.weights.data();
+  const Index* const coarse_of = fine.coarse_of.data();
+  std::size_t size = 0;
   for (Index c = first_row; c < last_row; ++c) {
     for (Index v : {first[at(c)], second[at(c)]}) {
       if (v == kNone) continue;
       for (Offset e = fine.g.row_begin(v); e < fine.g.row_end(v); ++e) {
-        const Index t = fine.coarse_of[at(fine.g.targets[at(e)])];
+        const Index t = coarse_of[at(fine.g.targets[at(e)])];
         if (t == c) continue;
-        if (row_of[at(t)] != c) {
-          row_of[at(t)] = c;
-          slot[at(t)] = static_cast<Offset>(out.targets.size());
-          out.targets.push_back(t);
-          out.weights.push_back(fine.g.weights[at(e)]);
+        Seen& s = seen[at(t)];
+        if (s.row != c) {
+          s = Seen{c, size};
+          targets[size] = t;
+          weights[size] = fine.g.weights[at(e)];
+          ++size;
         } else {
-          out.weights[at(slot[at(t)])] += fine.g.weights[at(e)];
+          weights[s.slot] += fine.g.weights[at(e)];
         }
       }
     }
-    out.ends.push_back(static_cast<Offset>(out.targets.size()));
+    out.ends.push_back(static_cast<Offset>(size));
   }
+  out.targets.resize(size);
+  out.weights.resize(size);
   return out;
 }
 
@@ -154,12 +167,9 @@ Level contract(const Level& fine, Index coarse) {
   const Index blocks = (coarse + kRowsPerBlock - 1) / kRowsPerBlock;
   std::vector<CoarseRows> rows(at(blocks));
   const auto build = [&](std::size_t b) {
-    // Which row last saw a neighbour, and where its entry is (per task: blocks share nothing).
-    std::vector<Index> row_of(at(coarse), kNone);
-    std::vector<Offset> slot(at(coarse), 0);
+    std::vector<Seen> seen(at(coarse));  // per task: blocks share nothing
     const auto lo = static_cast<Index>(b) * kRowsPerBlock;
-    rows[b] =
-        contract_rows(fine, first, second, lo, std::min(coarse, lo + kRowsPerBlock), row_of, slot);
+    rows[b] = contract_rows(fine, first, second, lo, std::min(coarse, lo + kRowsPerBlock), seen);
   };
   if (blocks > 1) {
     kernels::parallel_for_all(rows.size(), build);
