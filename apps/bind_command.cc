@@ -19,12 +19,12 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "io/allocation_topology.h"
 #include "io/hwloc_topology.h"
 #include "io/input_error.h"
 #include "io/mapping_writer.h"
 #include "io/process_binding.h"
 #include "io/rankfile_reader.h"
-#include "io/allocation_topology.h"
 
 namespace treematch::apps {
 namespace {

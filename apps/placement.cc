@@ -9,11 +9,11 @@
 #include <utility>
 
 #include "apps/inputs.h"
+#include "io/allocation_topology.h"
 #include "io/cores_list.h"
 #include "io/input_error.h"
 #include "io/mapping_writer.h"
 #include "io/topology_reader.h"
-#include "io/allocation_topology.h"
 
 namespace treematch::apps {
 

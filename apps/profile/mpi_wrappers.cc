@@ -13,8 +13,8 @@
 #include <span>
 #include <vector>
 
-#include "apps/profile/profile_session.h"
 #include "apps/profile/collective_volume.h"
+#include "apps/profile/profile_session.h"
 
 namespace {
 

@@ -7,8 +7,8 @@
 #include <span>
 #include <vector>
 
-#include "kernels/types.h"
 #include "apps/profile/traffic_recorder.h"
+#include "kernels/types.h"
 
 namespace treematch::profile {
 

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "src/comm_graph.h"
 #include "apps/reorder/reorder.h"
+#include "src/comm_graph.h"
 
 namespace treematch::distributed {
 

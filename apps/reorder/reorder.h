@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "io/allocation_topology.h"
 #include "src/comm_graph.h"
 #include "src/context.h"
-#include "io/allocation_topology.h"
 #include "src/mapping.h"
 #include "src/topology.h"
 

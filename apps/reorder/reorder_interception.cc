@@ -22,11 +22,11 @@
 #include <string>
 #include <vector>
 
-#include "io/topology_reader.h"
-#include "src/mpi/mpi_environment.h"
 #include "apps/reorder/reorder.h"
 #include "apps/reorder/reorder_c_guard.h"
 #include "apps/reorder/treematch_reorder.h"
+#include "io/topology_reader.h"
+#include "src/mpi/mpi_environment.h"
 
 namespace {
 

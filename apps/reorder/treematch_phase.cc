@@ -7,11 +7,11 @@
 #include <stdexcept>
 #include <string>
 
+#include "apps/reorder/phase_monitor.h"
+#include "apps/reorder/reorder_c_guard.h"
 #include "io/phase_file.h"
 #include "io/topology_reader.h"
 #include "src/mpi/mpi_environment.h"
-#include "apps/reorder/phase_monitor.h"
-#include "apps/reorder/reorder_c_guard.h"
 
 using treematch::distributed::agree_on_problem;
 using treematch::distributed::guarded;

@@ -7,8 +7,8 @@
 
 #include "src/comm_graph.h"
 #include "src/distributed/distributed_level_matrix.h"
-#include "src/mpi/mpi_environment.h"
 #include "src/mapping_input.h"
+#include "src/mpi/mpi_environment.h"
 
 namespace treematch::distributed {
 

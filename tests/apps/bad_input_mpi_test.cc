@@ -248,8 +248,8 @@ TEST(BadInputMpi, UnderMpirunQuietTheErrorLineIsAllOfStderr) {
   const std::string matrix = dir.file("bad.mat");
   std::ofstream(matrix) << "0 1\n1 x\n";
   const fs::path output = dir.path() / "r.perm";
-  const std::string arguments =
-      "map --matrix " + quote(matrix) + " --topology 'pack:2 core:2 pu:1' -o " + quote(output.string());
+  const std::string arguments = "map --matrix " + quote(matrix) +
+                                " --topology 'pack:2 core:2 pu:1' -o " + quote(output.string());
   const CommandResult loud = run_mpi(2, arguments, dir);
   expect_one_agreed_error(loud, matrix, "'x' is not a number", output);
   EXPECT_GT(lines_with(loud.err, "").size(), 1u) << "mpirun printed nothing of its own:\n"

@@ -12,12 +12,12 @@
 #include <utility>
 #include <vector>
 
+#include "apps/reorder/reorder.h"
+#include "apps/reorder/treematch_reorder.h"
+#include "io/allocation_topology.h"
 #include "io/matrix_reader.h"
 #include "io/topology_reader.h"
 #include "src/cost.h"
-#include "io/allocation_topology.h"
-#include "apps/reorder/reorder.h"
-#include "apps/reorder/treematch_reorder.h"
 #include "src/treematch.h"
 #include "tests/mpi_world.h"
 

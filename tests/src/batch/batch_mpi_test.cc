@@ -16,8 +16,8 @@
 #include "io/matrix_hdf5_writer.h"
 #include "io/matrix_reader.h"
 #include "io/topology_reader.h"
-#include "src/cost.h"
 #include "src/batch/batch_scheduler.h"
+#include "src/cost.h"
 #include "src/mpi/mpi_environment.h"
 
 namespace treematch::apps {
