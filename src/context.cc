@@ -44,9 +44,9 @@ Context preset_context(Preset preset) {
       // clover-960 -0.6%), G1 +0.02%. On the coarsest graphs of larger ones G1 needs the four
       // (+0.8% with three).
       ctx.partition.uncoarsened_tries = 3;
-      // One pass of swaps between the parts: on S1 -7% time for +0.04% cost, on G1 +0.1%. (None
-      // inside the nodes: S1 -3% time for +0.16%, but Presets.FastIsWithinThreePercent... went
-      // from 1.028 to 1.030 of the optimum on its 8192-process stencil.)
+      // One pass of swaps between the parts: on S1 -7% time for +0.04% cost, on G1 +0.1%. Inside
+      // the nodes too: skipping them there took 3% off S1's time for +0.16%, but put the
+      // 8192-process stencil of Presets.FastIsWithinThreePercent... at 1.030 of the optimum.
       ctx.partition.swap_passes = 1;
       ctx.multilevel.max_entries = std::int64_t{1} << 20;
       ctx.walk.split = AritySplit::kTable2;
