@@ -16,7 +16,9 @@ namespace treematch {
 /// stay together (a tree node of arity 16 is cut 8 + 8, then 4 + 4 ...). Each bisection is
 /// multilevel: heavy-edge matching coarsens the graph (vertex weight = vertices merged, visit order
 /// hashed from ctx.seed, ties to the smaller index) down to ~ctx.coarsest vertices; greedy graph
-/// growing from several starts, each polished by FM, partitions the coarsest graph; each finer
+/// growing from several starts, each polished by FM (src/fm_refinement.h; a start that grows
+/// what an earlier one grew, or with ctx.side_blind_ties its mirror, is skipped: FM would end
+/// where it did, or at its mirror), partitions the coarsest graph; each finer
 /// level is refined by boundary FM (moves within a balance slack, best prefix kept), with the
 /// sizes made exact at the finest level; then ctx.vcycles V-cycles (coarsen again inside the two
 /// sides, FM again) keep any lower cut. Each bisection into q parts is made max(ctx.attempts,
