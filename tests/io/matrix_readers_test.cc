@@ -713,8 +713,8 @@ TEST_F(MatrixReaders, MetisHeaderCountsTheFileCannotHoldAreRefusedBeforeSizingAn
                      "can hold at most 7");
 }
 
-/// A METIS file of `n` vertices in a ring with chords, edge weights, about 1.5 MB: read whole, it
-/// is parsed in several pieces (256 KB each) by parallel tasks. It has comment lines, CRLF line
+/// A METIS file of `n` vertices in a ring with chords, edge weights (2.2 MB for 60000): read whole,
+/// it is parsed in several pieces (256 KB each) by parallel tasks. It has comment lines, CRLF line
 /// ends, a real weight, an unsorted row and blank lines after the last vertex: what the pieces must
 /// handle as the line-by-line reading does. `lines[i]` is line i + 1 of the file.
 std::vector<std::string> big_metis_lines(Index n) {
