@@ -56,15 +56,6 @@ bool parse_integer(std::string_view token, std::int64_t& value) {
 }
 
 bool parse_real(std::string_view token, double& value) {
-  // Weights are mostly plain integers: those of up to 15 digits are exact doubles, the value
-  // from_chars would give, at a fraction of its cost.
-  if (!token.empty() && token.size() <= 15 &&
-      std::all_of(token.begin(), token.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-    std::int64_t digits = 0;
-    for (char c : token) digits = digits * 10 + (c - '0');
-    value = static_cast<double>(digits);
-    return true;
-  }
   const auto [ptr, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
   return ec == std::errc() && ptr == token.data() + token.size() && std::isfinite(value);
 }

@@ -488,13 +488,12 @@ void split_range(CsrView g, const std::vector<Index>& ids, const std::vector<Ind
   const std::vector<Index> side = bisect(g, target0, own);
   std::vector<Index> ids_of[2];
   for (Index v = 0; v < g.n; ++v) ids_of[at(side[at(v)])].push_back(ids[at(v)]);
-  if (mid - lo == 1 && hi - mid == 1) {  // two parts: their edges are not needed
-    for (std::size_t half = 0; half < 2; ++half) {
-      for (Index id : ids_of[half]) part[at(id)] = static_cast<Index>(lo + half);
-    }
-    return;
+  // A half that is one part needs no subgraph: its vertices all go to that part.
+  std::vector<Index> copied = side;
+  for (Index& half : copied) {
+    if ((half == 0 ? mid - lo : hi - mid) == 1) half = -1;
   }
-  const std::vector<Csr> sub = kernels::part_subgraphs(g, side, 2);
+  const std::vector<Csr> sub = kernels::part_subgraphs(g, copied, 2);
   // The halves share nothing, so running them as tasks cannot change the result.
   const auto left = [&] { split_range(sub[0].view(), ids_of[0], sizes, lo, mid, ctx, part); };
   const auto right = [&] { split_range(sub[1].view(), ids_of[1], sizes, mid, hi, ctx, part); };
