@@ -639,6 +639,7 @@ int run_batch(const BatchOptions& options, MPI_Comm comm) {
   }
   io::OutputOptions output = map_output_options(options.map);
   if (output.hosts.empty()) output.hosts = placement.hosts;  // 'allocation' names its nodes
+  output.open_mpi_alike = placement.open_mpi_alike;
   const std::string extension = extension_of(output.format);
 
   const std::size_t total = plan.patterns.size();

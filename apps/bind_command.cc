@@ -134,8 +134,11 @@ CLI::App* add_bind_command(CLI::App& app, BindOptions& options) {
   return bind;
 }
 
+/// The rank each launcher gives its processes: Open MPI's mpirun, PMIx launchers, Hydra (MPICH,
+/// Intel MPI, MVAPICH's mpiexec), MVAPICH's mpirun_rsh, srun (Cray MPICH and any MPI under Slurm).
 int launcher_rank() {
-  for (const char* variable : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"}) {
+  for (const char* variable :
+       {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "MV2_COMM_WORLD_RANK", "SLURM_PROCID"}) {
     const char* value = std::getenv(variable);
     if (value == nullptr) continue;
     const std::string_view text(value);
@@ -155,7 +158,8 @@ int run_bind(const BindOptions& options) {
   if (rank < 0) {
     throw io::InputError(kSource,
                          "not started by a launcher (none of OMPI_COMM_WORLD_RANK, PMIX_RANK, "
-                         "PMI_RANK, SLURM_PROCID is set): run mpirun ... treematch bind MAPPING "
+                         "PMI_RANK, MV2_COMM_WORLD_RANK, SLURM_PROCID is set): run mpirun ... "
+                         "treematch bind MAPPING "
                          "-- PROGRAM");
   }
   const std::string text = read_text(options.mapping);

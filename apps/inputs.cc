@@ -79,6 +79,7 @@ void place(Inputs& inputs, Placement placement, const InputOptions& options) {
   inputs.topology = std::move(placement.topology);
   inputs.allowed_leaves = std::move(placement.allowed_leaves);
   inputs.hosts = std::move(placement.hosts);
+  inputs.open_mpi_alike = std::move(placement.open_mpi_alike);
   check_costs_finite(inputs, options.matrix);
 }
 

@@ -48,6 +48,7 @@ struct Inputs {
   Topology topology;
   std::vector<Index> allowed_leaves;  ///< logical, sorted; empty = all
   std::vector<std::string> hosts;     ///< per machine, from --topology allocation; else empty
+  std::vector<std::vector<std::string>> open_mpi_alike;  ///< see Placement
   io::Numbering numbering = io::Numbering::kLogical;
   double read_seconds = 0.0;
   double topology_seconds = 0.0;

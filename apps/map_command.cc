@@ -336,6 +336,7 @@ int run_map(const MapOptions& options) {
   // here, on every rank at once (the gather is collective).
   if (options.compare || !options.report.empty()) static_cast<void>(inputs.whole_graph());
   if (output.hosts.empty()) output.hosts = inputs.hosts;  // --topology allocation names its nodes
+  output.open_mpi_alike = inputs.open_mpi_alike;
 
   Context ctx = map_context(options, inputs);
   VerboseProgress verbose(progress);
@@ -352,6 +353,11 @@ int run_map(const MapOptions& options) {
   progress.phase("writing");
   const std::string text =
       io::render_mapping(outcome.result.mapping, inputs.topology, output, outcome.report);
+  if (output.format == io::OutputFormat::kRankfile) {
+    const std::string confusion =
+        io::open_mpi_confusion(outcome.result.mapping, inputs.topology, output);
+    if (!confusion.empty()) progress.print("treematch map: warning: " + confusion + "\n");
+  }
   if (options.output.empty() || options.output == "-") {
     std::cout << text << std::flush;
   } else {

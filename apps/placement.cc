@@ -105,6 +105,7 @@ Placement load_placement(const InputOptions& options, MPI_Comm comm, std::int64_
                               : distributed::gather_allocation_topology(comm, network, leaves);
     placement.topology = std::move(allocation.topology);
     placement.hosts = std::move(allocation.hosts);
+    placement.open_mpi_alike = std::move(allocation.open_mpi_alike);
   } else {
     if (!options.network.empty()) {
       throw io::InputError("--network", "applies to --topology allocation only");

@@ -22,6 +22,8 @@ struct Placement {
   std::vector<Index> allowed_leaves;
   /// Per machine: the nodes of --topology allocation, this host for this machine; else empty.
   std::vector<std::string> hosts;
+  /// --topology allocation: nodes Open MPI 4.1 confuses (distributed::open_mpi_alike_nodes).
+  std::vector<std::vector<std::string>> open_mpi_alike{};
   std::string source;  ///< the topology as errors name it: its spec or this machine
 };
 

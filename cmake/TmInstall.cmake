@@ -33,6 +33,17 @@ install(FILES ${PROJECT_BINARY_DIR}/treematchConfig.cmake
 # The .pc files name the prefix relative to themselves (${pcfiledir}/..), so that the installed
 # tree may be moved.
 file(RELATIVE_PATH tm_pc_up /root/${CMAKE_INSTALL_LIBDIR}/pkgconfig /root)
+# treematch-reorder requires its MPI's own .pc where the MPI ships one (Debian: ompi-c for Open
+# MPI, mpich for MPICH), so that pkg-config brings that MPI's flags and no other's.
+set(tm_mpi_pc ompi-c)
+if(TM_MPI_FLAVOUR STREQUAL "mpich")
+  set(tm_mpi_pc mpich)
+endif()
+pkg_check_modules(tm_mpi_pc_found QUIET ${tm_mpi_pc})
+set(TM_MPI_PKGCONFIG "")
+if(tm_mpi_pc_found_FOUND)
+  set(TM_MPI_PKGCONFIG ${tm_mpi_pc})
+endif()
 foreach(pc IN ITEMS treematch treematch-reorder)
   configure_file(${PROJECT_SOURCE_DIR}/cmake/${pc}.pc.in ${PROJECT_BINARY_DIR}/${pc}.pc @ONLY)
   install(FILES ${PROJECT_BINARY_DIR}/${pc}.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -23,5 +23,5 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   libcli11-dev libfmt-dev nlohmann-json3-dev \
   libpng-dev \
   scotch \
-  mpich slurmctld slurmd slurm-client \
+  libmpich-dev libhdf5-mpich-dev mpich slurmctld slurmd slurm-client \
   clang libclang-rt-14-dev >/dev/null

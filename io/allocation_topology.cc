@@ -229,6 +229,63 @@ void check_nodes_distinct(const std::vector<NodeDescription>& nodes) {
   }
 }
 
+namespace {
+
+/// What Open MPI 4.1 tells nodes apart by (per level, its name and how many of its objects hold a
+/// usable leaf; then the number of usable PUs), and what it does not look at: the usable PUs.
+struct NodeSignature {
+  std::vector<std::pair<std::string, Index>> present_per_level;
+  std::vector<Index> pus;
+
+  static NodeSignature of(const Topology& tree) {
+    NodeSignature signature;
+    for (int depth = 1; depth <= tree.depth(); ++depth) {
+      const Index block = tree.leaves_below(depth);
+      Index present = 0;
+      for (Index first = 0; first < tree.leaf_count(); first += block) {
+        for (Index leaf = first; leaf < first + block; ++leaf) {
+          if (!tree.is_present(leaf)) continue;
+          ++present;
+          break;
+        }
+      }
+      signature.present_per_level.emplace_back(
+          tree.levels()[static_cast<std::size_t>(depth - 1)].name, present);
+    }
+    for (const Index leaf : tree.present_leaves()) {
+      const std::span<const Index> cpus = tree.cpus(leaf);
+      signature.pus.insert(signature.pus.end(), cpus.begin(), cpus.end());
+    }
+    std::sort(signature.pus.begin(), signature.pus.end());
+    signature.present_per_level.emplace_back("PU", static_cast<Index>(signature.pus.size()));
+    return signature;
+  }
+};
+
+}  // namespace
+
+std::vector<std::vector<std::string>> open_mpi_alike_nodes(
+    const std::vector<NodeDescription>& nodes) {
+  std::vector<NodeSignature> signatures;
+  signatures.reserve(nodes.size());
+  for (const NodeDescription& node : nodes) signatures.push_back(NodeSignature::of(node.topology));
+  std::vector<std::vector<std::string>> groups;
+  std::vector<bool> grouped(nodes.size(), false);
+  for (std::size_t a = 0; a < nodes.size(); ++a) {
+    if (grouped[a]) continue;
+    std::vector<std::string> group{nodes[a].host};
+    bool differ = false;  // two nodes of one signature with the same PUs are not confused
+    for (std::size_t b = a + 1; b < nodes.size(); ++b) {
+      if (signatures[b].present_per_level != signatures[a].present_per_level) continue;
+      grouped[b] = true;
+      group.push_back(nodes[b].host);
+      differ = differ || signatures[b].pus != signatures[a].pus;
+    }
+    if (differ) groups.push_back(std::move(group));
+  }
+  return groups;
+}
+
 AllocationTopology build_allocation_topology(const std::vector<NodeDescription>& nodes,
                                              const NetworkShape& network) {
   check_nodes_distinct(nodes);
@@ -268,6 +325,7 @@ AllocationTopology build_allocation_topology(const std::vector<NodeDescription>&
     throw io::InputError("--network", error.what());
   }
   allocation.nodes = node_count;
+  allocation.open_mpi_alike = open_mpi_alike_nodes(nodes);
   for (std::int64_t m = 0; m < slots; ++m) {
     allocation.hosts.push_back(m < node_count ? nodes[static_cast<std::size_t>(m)].host
                                               : "unused-slot-" + std::to_string(m));

@@ -48,7 +48,18 @@ struct AllocationTopology {
   /// Per rank of the communicator the allocation was gathered on, the node slot it runs on ({0}
   /// without MPI).
   std::vector<Index> node_of_rank{0};
+  /// Groups of nodes that Open MPI 4.1 takes for one topology (open_mpi_alike_nodes).
+  std::vector<std::vector<std::string>> open_mpi_alike{};
 };
+
+/// The groups (2 nodes or more, host names in node order) of nodes that Open MPI 4.1's mpirun
+/// would confuse: it keeps one topology per "signature", the counts of the usable objects of each
+/// kind, so nodes with as many usable packages, cores and PUs as each other but other PUs (two
+/// partial nodes of a batch allocation) share the topology of the first to report, and a
+/// rankfile's slots on the others name that one's cores (bound wrongly or not at all). Counted on
+/// the levels of the nodes' trees (levels matched by name). Pure.
+std::vector<std::vector<std::string>> open_mpi_alike_nodes(
+    const std::vector<NodeDescription>& nodes);
 
 /// Throws io::InputError("allocation", ...) when two nodes report the same host name (the
 /// outputs could not tell them apart) or `nodes` is empty. Nodes may differ in every other way.

@@ -163,6 +163,27 @@ std::string render_perm(const Mapping& mapping, const Topology& topology, Number
   return out;
 }
 
+/// See open_mpi_confusion.
+std::string confusion_line(const std::vector<RankPlacement>& ranks, const OutputOptions& options) {
+  std::vector<std::string> confused;
+  for (const std::vector<std::string>& group : options.open_mpi_alike) {
+    std::vector<std::string> used;
+    for (const std::string& host : group) {
+      const bool holds_a_rank = std::any_of(ranks.begin(), ranks.end(),
+                                            [&](const RankPlacement& r) { return r.host == host; });
+      if (holds_a_rank) used.push_back(host);
+    }
+    if (used.size() >= 2) confused.push_back(fmt::format("{}", fmt::join(used, ", ")));
+  }
+  if (confused.empty()) return "";
+  return fmt::format(
+      "Open MPI 4.1 takes the nodes {} for one topology (as many usable packages, cores and PUs, "
+      "other ones) and binds ranks on one to the other's cores or not at all: launch with "
+      "`mpirun --mca rmaps seq --hostfile HOSTS --bind-to none -n {} treematch bind {} -- ./app`, "
+      "HOSTS being this mapping written with --format slurm, or use --format hydra",
+      fmt::join(confused, "; "), ranks.size(), options.path);
+}
+
 std::string render_rankfile(const std::vector<RankPlacement>& ranks, const Mapping& mapping,
                             const OutputOptions& options) {
   const bool physical = options.numbering == Numbering::kPhysical;
@@ -194,6 +215,8 @@ std::string render_rankfile(const std::vector<RankPlacement>& ranks, const Mappi
                    "# Open MPI 5.x: mpirun -n {} --map-by rankfile{} ./app\n", ranks.size(),
                    flags5);
   }
+  const std::string confusion = confusion_line(ranks, options);
+  if (!confusion.empty()) out += "# WARNING: " + confusion + "\n";
   for (std::size_t rank = 0; rank < ranks.size(); ++rank) {
     const RankPlacement& place = ranks[rank];
     fmt::format_to(std::back_inserter(out), "rank {}={} slot={}\n", rank, place.host,
@@ -385,6 +408,12 @@ std::vector<RankPlacement> rank_placements(const Mapping& mapping, const Topolog
                                   machines.local_cpus(leaf)});
   }
   return ranks;
+}
+
+std::string open_mpi_confusion(const Mapping& mapping, const Topology& topology,
+                               const OutputOptions& options) {
+  if (options.open_mpi_alike.empty()) return "";
+  return confusion_line(rank_placements(mapping, topology, options.hosts), options);
 }
 
 std::string render_mapping(const Mapping& mapping, const Topology& topology,

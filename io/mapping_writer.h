@@ -29,7 +29,17 @@ struct OutputOptions {
   bool hardware_threads = false;
   /// The file's name, for the commands in the header.
   std::string path = "MAPPING";
+  /// Groups of hosts Open MPI 4.1 takes for one topology (distributed::open_mpi_alike_nodes): a
+  /// rankfile with ranks on two hosts of a group says so (open_mpi_confusion).
+  std::vector<std::vector<std::string>> open_mpi_alike{};
 };
+
+/// "" when no group of `options.open_mpi_alike` holds two hosts that `mapping` puts ranks on;
+/// otherwise one line (no '#', no newline) naming them and the launch that binds them as mapped:
+/// Open MPI's sequential mapper placing each rank on the host of a `--format slurm` output, mpirun
+/// binding nothing, `treematch bind` binding each rank from the rankfile.
+std::string open_mpi_confusion(const Mapping& mapping, const Topology& topology,
+                               const OutputOptions& options);
 
 /// What a launcher needs about one rank: its machine's host, its core (or hardware thread) as the
 /// machine itself numbers it, and the OS indexes of the PUs to bind it to.

@@ -289,6 +289,10 @@ void count_get_accumulate(int origin_count, MPI_Datatype origin_type, int result
 
 }  // namespace
 
+// Every MPI_ entry point below is exported whatever mpi.h says: Open MPI's mpi.h marks its
+// declarations visible, MPICH's does not, and under the library's hidden default they would be
+// left out of the dynamic symbol table (preloaded, the library would record nothing).
+#pragma GCC visibility push(default)
 extern "C" {
 
 // ---- Start, stop, phases --------------------------------------------------------------------
@@ -870,3 +874,4 @@ int MPI_Compare_and_swap(const void* origin_addr, const void* compare_addr, void
 }
 
 }  // extern "C"
+#pragma GCC visibility pop

@@ -1,6 +1,7 @@
 // MpiEnvironment: initialise MPI only under a launcher; abort all ranks on a fatal error.
 #include "src/mpi/mpi_environment.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 
@@ -29,7 +30,11 @@ int size_of(MPI_Comm comm) {
   return size;
 }
 
-bool launched_by_mpi() {
+namespace {
+
+/// True when a process manager an MPI can join set this process up (mpirun, Hydra, srun with an
+/// MPI plugin).
+bool has_process_manager() {
   for (const char* variable :
        {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "PMI_RANK", "MPI_LOCALNRANKS"}) {
     if (std::getenv(variable) != nullptr) return true;
@@ -37,8 +42,94 @@ bool launched_by_mpi() {
   return false;
 }
 
+/// True when srun started this step with several tasks.
+bool srun_of_several_tasks() {
+  const char* tasks = std::getenv("SLURM_STEP_NUM_TASKS");
+  return tasks != nullptr && std::strtol(tasks, nullptr, 10) > 1;
+}
+
+}  // namespace
+
+bool launched_by_mpi() {
+  return has_process_manager() || srun_of_several_tasks();
+}
+
+namespace {
+
+/// How many processes the launcher says it started, this one's place among them, and what makes
+/// them one job, from the variables each launcher sets in its ranks; size 0 when none is set.
+struct LauncherJob {
+  const char* launcher = "";
+  const char* remedy = "";  ///< "" = start it with its own MPI's launcher
+  long size = 0;
+  long rank = 0;
+};
+
+LauncherJob launcher_job() {
+  struct Source {
+    const char* launcher;
+    const char* remedy;
+    const char* size;
+    const char* rank;
+  };
+  // Open MPI's first: its mpirun also sets PMIx variables. srun without an MPI plugin sets only
+  // its own variables, and the ranks of any MPI start alone.
+  for (const Source& source :
+       {Source{"Open MPI's mpirun", "", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_RANK"},
+        Source{"a PMI launcher (MPICH's Hydra, srun --mpi=pmi2)", "", "PMI_SIZE", "PMI_RANK"},
+        Source{"srun",
+               "give srun the plugin of its MPI (--mpi=pmi2 for MPICH, --mpi=pmix for Open MPI)",
+               "SLURM_STEP_NUM_TASKS", "SLURM_PROCID"}}) {
+    const char* size = std::getenv(source.size);
+    const char* rank = std::getenv(source.rank);
+    if (size == nullptr) continue;
+    return LauncherJob{source.launcher, source.remedy, std::strtol(size, nullptr, 10),
+                       rank == nullptr ? 0 : std::strtol(rank, nullptr, 10)};
+  }
+  return {};
+}
+
+/// The first line of MPI_Get_library_version ("MPICH Version: 4.0.2", "Open MPI v4.1.4, ...").
+std::string library_name() {
+  char text[MPI_MAX_LIBRARY_VERSION_STRING];
+  int length = 0;
+  if (MPI_Get_library_version(text, &length) != MPI_SUCCESS) return "this MPI";
+  std::string name(text, static_cast<std::size_t>(length));
+  name = name.substr(0, name.find_first_of("\n,"));
+  std::replace(name.begin(), name.end(), '\t', ' ');
+  name.erase(
+      std::unique(name.begin(), name.end(), [](char a, char b) { return a == ' ' && b == ' '; }),
+      name.end());
+  while (!name.empty() && name.back() == ' ') name.pop_back();
+  return name;
+}
+
+/// Ends this rank (exit code 2) when `job` started more ranks than MPI sees; the launcher's rank 0
+/// says why in one line. MPI_Get_library_version may be called before MPI_Init.
+void refuse_unseen_ranks(const LauncherJob& job) {
+  if (job.rank == 0) {
+    const std::string library = library_name();
+    const std::string remedy = *job.remedy != '\0'
+                                   ? std::string(job.remedy)
+                                   : "start it with the launcher of " + library +
+                                         ", or use a treematch built for the launcher's MPI";
+    std::cerr << ("treematch: built with " + library + ", but " + job.launcher +
+                  " started it as one of " + std::to_string(job.size) +
+                  " ranks that this MPI does not see (each would run alone): " + remedy + "\n")
+              << std::flush;
+  }
+  int initialised = 0;
+  MPI_Initialized(&initialised);
+  if (initialised != 0) MPI_Finalize();
+  std::exit(2);
+}
+
+}  // namespace
+
 MpiEnvironment::MpiEnvironment(int& argc, char**& argv) {
   if (!launched_by_mpi()) return;
+  // srun without an MPI plugin: Open MPI would abort inside MPI_Init, MPICH start each rank alone.
+  if (!has_process_manager()) refuse_unseen_ranks(launcher_job());
   int provided = 0;
   check_mpi(MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
   active_ = true;
@@ -46,6 +137,10 @@ MpiEnvironment::MpiEnvironment(int& argc, char**& argv) {
   check_mpi(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
   check_mpi(MPI_Comm_rank(MPI_COMM_WORLD, &rank_), "MPI_Comm_rank");
   check_mpi(MPI_Comm_size(MPI_COMM_WORLD, &size_), "MPI_Comm_size");
+  // A binary of one MPI started by another MPI's launcher initialises as a singleton: every rank
+  // would believe it is rank 0 of 1 and write the whole output. The launcher's own variables tell.
+  const LauncherJob job = launcher_job();
+  if (size_ == 1 && job.size > 1) refuse_unseen_ranks(job);
 }
 
 MpiEnvironment::~MpiEnvironment() {

@@ -23,11 +23,15 @@ int rank_of(MPI_Comm comm);
 /// Number of ranks of `comm` (its local group); 1 for MPI_COMM_NULL. Throws MpiError.
 int size_of(MPI_Comm comm);
 
-/// True when mpirun/mpiexec (Open MPI, MPICH/Hydra) or srun started this process: only then is
-/// MPI initialised, so a plain `treematch` run pays no MPI start-up cost.
+/// True when mpirun/mpiexec (Open MPI, MPICH/Hydra) or srun (an MPI plugin, or several tasks)
+/// started this process: only then is MPI initialised, so a plain `treematch` run pays no MPI
+/// start-up cost.
 bool launched_by_mpi();
 
 /// RAII for MPI_Init_thread / MPI_Finalize. Inactive (size 1, rank 0) when not launched by MPI.
+/// A launcher that started several ranks which MPI sees as one each (a binary of one MPI under
+/// another MPI's launcher, srun without an MPI plugin) ends every rank with exit code 2 and one
+/// line, from the launcher's rank 0, naming both.
 class MpiEnvironment {
  public:
   MpiEnvironment(int& argc, char**& argv);

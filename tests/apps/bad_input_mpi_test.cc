@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tests/apps/run_command.h"
@@ -165,12 +166,13 @@ std::vector<std::string> lines_with(const std::string& text, const std::string& 
   return found;
 }
 
-/// `timeout 60 mpiexec <launcher_options> -n ranks treematch <arguments>` in `dir`.
+/// `timeout 60 mpiexec <launcher_options> -n ranks treematch <arguments>` in `dir`; the options in
+/// the words of TM_MPIEXEC (cmake/TmTesting.cmake).
 CommandResult run_mpi(int ranks, const std::string& arguments, const TempDir& dir,
                       const std::string& launcher_options = "") {
   return run_shell("timeout " + std::to_string(kTimeout) + " " + TM_MPIEXEC + " " +
-                       launcher_options + " -n " + std::to_string(ranks) +
-                       " --oversubscribe --allow-run-as-root " + quote(TM_BINARY) + " " + arguments,
+                       launcher_options + " -n " + std::to_string(ranks) + " " + quote(TM_BINARY) +
+                       " " + arguments,
                    dir.file("mpi-stdout.txt"), dir.file("mpi-stderr.txt"));
 }
 
@@ -241,9 +243,9 @@ TEST(BadInputMpi, TooManyProcessesForTheSlotsIsOneLineFromTheHeader) {
                           output);
 }
 
-// mpirun's own box after a non-zero exit is its business; `mpirun -q` removes it, and then the
-// job's whole stderr is treematch's one line.
-TEST(BadInputMpi, UnderMpirunQuietTheErrorLineIsAllOfStderr) {
+// Open MPI's mpirun adds its own box after a non-zero exit; `mpirun -q` removes it, and then the
+// job's whole stderr is treematch's one line. Hydra adds nothing of its own.
+TEST(BadInputMpi, UnderAQuietLauncherTheErrorLineIsAllOfStderr) {
   TempDir dir;
   const std::string matrix = dir.file("bad.mat");
   std::ofstream(matrix) << "0 1\n1 x\n";
@@ -252,11 +254,38 @@ TEST(BadInputMpi, UnderMpirunQuietTheErrorLineIsAllOfStderr) {
                                 " --topology 'pack:2 core:2 pu:1' -o " + quote(output.string());
   const CommandResult loud = run_mpi(2, arguments, dir);
   expect_one_agreed_error(loud, matrix, "'x' is not a number", output);
-  EXPECT_GT(lines_with(loud.err, "").size(), 1u) << "mpirun printed nothing of its own:\n"
-                                                 << loud.err;
-  const CommandResult quiet = run_mpi(2, arguments, dir, "-q");
+  if (std::string_view(TM_MPI_FLAVOUR) == "openmpi") {
+    EXPECT_GT(lines_with(loud.err, "").size(), 1u) << "mpirun printed nothing of its own:\n"
+                                                   << loud.err;
+  }
+  const CommandResult quiet = run_mpi(2, arguments, dir, "--quiet");
   expect_one_agreed_error(quiet, matrix, "'x' is not a number", output);
   EXPECT_EQ(lines_with(quiet.err, "").size(), 1u) << quiet.err;
+}
+
+// A treematch built for one MPI started by the other MPI's launcher (Debian installs both): each
+// rank initialises alone and would believe it is rank 0 of 1. The job ends at once, every rank
+// with exit code 2, and the launcher's rank 0 says why in one line naming both.
+TEST(BadInputMpi, TheOtherMpisLauncherIsRefusedInOneLine) {
+  if (std::string(TM_OTHER_MPIEXEC).empty() || !fs::exists(TM_OTHER_MPIEXEC_PATH)) {
+    GTEST_SKIP() << "the other MPI's launcher (" << TM_OTHER_MPIEXEC_PATH << ") is not installed";
+  }
+  TempDir dir;
+  const std::string matrix = dir.write("ring.mat", "0 1 1\n1 0 1\n1 1 0\n");
+  const fs::path output = dir.path() / "r.perm";
+  const CommandResult run =
+      run_shell("timeout " + std::to_string(kTimeout) + " " + TM_OTHER_MPIEXEC + " -n 3 " +
+                    quote(TM_BINARY) + " map --matrix " + quote(matrix) +
+                    " --topology 'pack:2 core:2' -o " + quote(output.string()),
+                dir.file("mpi-stdout.txt"), dir.file("mpi-stderr.txt"));
+  EXPECT_NE(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.exit_code, 124) << "timed out:\n" << run.err;
+  const std::vector<std::string> refusals = lines_with(run.err, "treematch: built with");
+  ASSERT_EQ(refusals.size(), 1u) << run.err;
+  EXPECT_NE(refusals[0].find("one of 3 ranks that this MPI does not see"), std::string::npos)
+      << refusals[0];
+  EXPECT_NE(refusals[0].find(TM_OTHER_LAUNCHER_NAME), std::string::npos) << refusals[0];
+  EXPECT_FALSE(fs::exists(output));
 }
 
 // A file whose object header is damaged past what HDF5 can close (found by the HDF5 fuzzer):

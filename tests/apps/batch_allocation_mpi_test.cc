@@ -35,8 +35,8 @@ std::string taskgraph(const std::string& name) {
 
 /// Runs `mpiexec -n ranks treematch <arguments>` (arguments quoted by the caller).
 CommandResult run_mpi(int ranks, const std::string& arguments, const TempDir& scratch) {
-  return run_shell(std::string(TM_MPIEXEC) + " -n " + std::to_string(ranks) +
-                       " --oversubscribe --allow-run-as-root " + quote(TM_BINARY) + " " + arguments,
+  return run_shell(std::string(TM_MPIEXEC) + " -n " + std::to_string(ranks) + " " +
+                       quote(TM_BINARY) + " " + arguments,
                    scratch.file("mpi-stdout.txt"), scratch.file("mpi-stderr.txt"));
 }
 

@@ -17,7 +17,13 @@ for file in usr/bin/treematch usr/lib/libtreematch.so.0 usr/lib/libtreematch_reo
   grep -qx "./$file" "$work/contents" || { echo "$(basename "$deb") lacks /$file"; exit 1; }
 done
 depends=$(dpkg-deb --field "$deb" Depends)
-for library in libopenmpi3 libhwloc15 libtbb12 libhdf5-openmpi; do
+# The MPI and its HDF5 build: Open MPI's or MPICH's, whichever the package was built with.
+case $depends in
+  *libmpich*) mpi_packages="libmpich12 libhdf5-mpich" other_mpi=libopenmpi ;;
+  *) mpi_packages="libopenmpi3 libhdf5-openmpi" other_mpi=libmpich ;;
+esac
+[[ $depends != *"$other_mpi"* ]] || { echo "Depends names two MPIs: $depends"; exit 1; }
+for library in $mpi_packages libhwloc15 libtbb12; do
   [[ $depends == *"$library"* ]] || { echo "Depends lacks $library: $depends"; exit 1; }
 done
 apt-get install --simulate --no-install-recommends "$deb" > "$work/apt.log" 2>&1 ||

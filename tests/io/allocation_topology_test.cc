@@ -191,6 +191,37 @@ TEST(BuildAllocationTopology, ChecksTheHostNamesFirst) {
                io::InputError);
 }
 
+/// A 2 x 4 node of which the job may use the cores `allowed` (OS index = position).
+NodeDescription partial_node(const std::string& host, const std::vector<Index>& allowed) {
+  std::vector<Index> os(8, -1);
+  for (const Index core : allowed) os[static_cast<std::size_t>(core)] = core;
+  return NodeDescription{host,
+                         Topology({TreeLevel{2, 1.0, "Package"}, TreeLevel{4, 1.0, "Core"}}, os)};
+}
+
+TEST(OpenMpiAlikeNodes, TwoPartialNodesWithAsManyCoresButOtherOnesAreConfused) {
+  // charlie: cores 1, 2 (package 0), 5 (package 1); echo: 0, 1 and 7: two packages, three cores,
+  // three PUs each (Open MPI 4.1's signature), not the same cores. delta holds other counts.
+  const std::vector<NodeDescription> nodes = {
+      partial_node("charlie", {1, 2, 5}), partial_node("delta", {0, 1, 2, 3}),
+      partial_node("echo", {0, 1, 7}), node_from("whole", 0)};
+  EXPECT_EQ(open_mpi_alike_nodes(nodes),
+            (std::vector<std::vector<std::string>>{{"charlie", "echo"}}));
+  EXPECT_EQ(build_allocation_topology(nodes, NetworkShape{}).open_mpi_alike,
+            (std::vector<std::vector<std::string>>{{"charlie", "echo"}}));
+}
+
+TEST(OpenMpiAlikeNodes, NodesOfTheSameCoresOrOfOtherCountsAreNot) {
+  // The same cores on both: one topology is right for both. Three cores on one package against
+  // two and one: other counts of packages. A whole node and a partial one: other counts of cores.
+  EXPECT_TRUE(
+      open_mpi_alike_nodes({partial_node("a", {1, 2, 5}), partial_node("b", {1, 2, 5})}).empty());
+  EXPECT_TRUE(
+      open_mpi_alike_nodes({partial_node("a", {0, 1, 2}), partial_node("b", {0, 1, 4})}).empty());
+  EXPECT_TRUE(open_mpi_alike_nodes({node_from("a", 0), partial_node("b", {0, 1, 2})}).empty());
+  EXPECT_TRUE(open_mpi_alike_nodes({node_from("a", 0), node_from("b", 0)}).empty());
+}
+
 TEST(DescribeThisNode, IsThisMachineWithItsHostName) {
   const NodeDescription here = describe_this_node();
   EXPECT_FALSE(here.host.empty());

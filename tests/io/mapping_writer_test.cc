@@ -137,6 +137,32 @@ TEST(RenderMapping, RankfileHeaderSaysHowToLaunchIt) {
       << hw;
 }
 
+TEST(RenderMapping, RankfileOnNodesOpenMpiConfusesSaysHowToBindThem) {
+  // alpha and beta are "alike" for Open MPI 4.1 (distributed::open_mpi_alike_nodes): ranks on
+  // both get a warning line with the launch that binds them; ranks on alpha alone do not.
+  OutputOptions options{OutputFormat::kRankfile, Numbering::kLogical, {"alpha", "beta"}};
+  options.path = "job.rankfile";
+  options.open_mpi_alike = {{"alpha", "beta"}};
+  const std::string both = render_mapping(kMapping, two_machines(), options, nullptr);
+  const std::string warning =
+      "# WARNING: Open MPI 4.1 takes the nodes alpha, beta for one topology (as many usable "
+      "packages, cores and PUs, other ones) and binds ranks on one to the other's cores or not at "
+      "all: launch with `mpirun --mca rmaps seq --hostfile HOSTS --bind-to none -n 5 treematch "
+      "bind job.rankfile -- ./app`, HOSTS being this mapping written with --format slurm, or use "
+      "--format hydra\n";
+  EXPECT_NE(header(both).find(warning), std::string::npos) << both;
+  EXPECT_EQ(open_mpi_confusion(kMapping, two_machines(), options) + "\n",
+            warning.substr(std::string("# WARNING: ").size()));
+  const Mapping alpha_only{{0, 1, 2}};
+  const std::string one = render_mapping(alpha_only, two_machines(), options, nullptr);
+  EXPECT_EQ(one.find("WARNING"), std::string::npos) << one;
+  EXPECT_EQ(open_mpi_confusion(alpha_only, two_machines(), options), "");
+  // Without alike nodes, nothing.
+  options.open_mpi_alike.clear();
+  EXPECT_EQ(render_mapping(kMapping, two_machines(), options, nullptr).find("WARNING"),
+            std::string::npos);
+}
+
 TEST(RenderMapping, SlurmHostfileThenCpuMapsInLocalRankOrder) {
   const std::string expected =
       "node1\n"

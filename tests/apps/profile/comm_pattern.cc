@@ -16,6 +16,7 @@
 #include <mpi.h>
 
 #include <array>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -303,8 +304,12 @@ void onesided(const World& w) {
   double old = 0.0;
   check(MPI_Fetch_and_op(&operand, &old, MPI_DOUBLE, w.next(), 60, MPI_SUM, win),
         "MPI_Fetch_and_op");
-  double compare = 1.0;
-  check(MPI_Compare_and_swap(&operand, &compare, &old, MPI_DOUBLE, w.prev(), 61, win),
+  // MPI allows compare-and-swap on integer, logical and byte types only (MPICH refuses a double):
+  // a 64-bit integer, the size of the window's doubles, at the same place.
+  std::int64_t swap_in = 1;
+  std::int64_t compare = 1;
+  std::int64_t swap_old = 0;
+  check(MPI_Compare_and_swap(&swap_in, &compare, &swap_old, MPI_INT64_T, w.prev(), 61, win),
         "MPI_Compare_and_swap");
   std::array<MPI_Request, 3> reqs{};
   check(MPI_Rput(buf.data(), 4, MPI_DOUBLE, w.next(), 40, 4, MPI_DOUBLE, win, &reqs[0]),

@@ -2,13 +2,13 @@
 # The phase API end to end: a relabelled 2-D halo measured inside the job (profiling library's
 # counters), written to HDF5 and reordered; the reordered placement costs what `treematch map`
 # gives offline on the written phase and the same topology, and less than rank order.
-#   phase_halo.sh TREEMATCH MPIEXEC PROGRAM PROFILE_LIBRARY RANKS TOPOLOGY [PRELOAD_PREFIX]
+#   phase_halo.sh TREEMATCH TM_MPIEXEC PROGRAM PROFILE_LIBRARY RANKS TOPOLOGY [PRELOAD_PREFIX]
 set -euo pipefail
 treematch=$1 mpiexec=$2 program=$3 profile=$4 ranks=$5 topology=$6 prefix=${7:-}
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-"$mpiexec" -n "$ranks" --oversubscribe --allow-run-as-root \
-  -x LD_PRELOAD="$prefix$profile" -x TREEMATCH_PROFILE_OUT="$scratch/whole.h5" \
+"$mpiexec" -n "$ranks" \
+  --env LD_PRELOAD="$prefix$profile" --env TREEMATCH_PROFILE_OUT="$scratch/whole.h5" \
   "$program" "$scratch/pattern.h5" "$topology" "$scratch/injob.perm" "$scratch/identity.perm" |
   grep -qx "checks: ok"
 "$treematch" map -m "$scratch/pattern.h5:/phase/halo" -t "$topology" --format perm \

@@ -5,7 +5,7 @@
 # and with the fast preset (its multilevel mapping; with --gather-entries, its fallback walk) and
 # the strong preset; and --verbose under 3 ranks prints the options once and says the run was
 # distributed.
-#   map_any_rank_count.sh TREEMATCH MPIEXEC MATRIX
+#   map_any_rank_count.sh TREEMATCH TM_MPIEXEC MATRIX   (TM_MPIEXEC: cmake/TmTesting.cmake)
 set -euo pipefail
 treematch=$1 mpiexec=$2 matrix=$3
 scratch=$(mktemp -d)
@@ -26,7 +26,7 @@ for options in "" "--gather-entries 1000" "--preset fast" "--preset fast --gathe
   run "$treematch" map -m "$scratch/m.h5" -t "$topology" $options -o "$scratch/plain"
   for ranks in 1 2 3; do
     # shellcheck disable=SC2086
-    run "$mpiexec" -n "$ranks" --oversubscribe --allow-run-as-root \
+    run "$mpiexec" -n "$ranks" \
       "$treematch" map -m "$scratch/m.h5" -t "$topology" $options -o "$scratch/r$ranks"
     if ! cmp -s "$scratch/plain" "$scratch/r$ranks"; then
       echo "map '$options' under $ranks ranks differs from the plain run" >&2
@@ -36,7 +36,7 @@ for options in "" "--gather-entries 1000" "--preset fast" "--preset fast --gathe
   echo "map '$options': plain and 1, 2, 3 ranks identical"
 done
 # Under mpiexec the job prints the options once and says it ran distributed.
-run "$mpiexec" -n 3 --oversubscribe --allow-run-as-root \
+run "$mpiexec" -n 3 \
   "$treematch" map -m "$scratch/m.h5" -t "$topology" --verbose -o "$scratch/verbose"
 printed=$(grep -c '^preset = ' "$scratch/stderr" || true)
 if [ "$printed" != 1 ] || ! grep -q ', distributed over 3 ranks$' "$scratch/stderr"; then
