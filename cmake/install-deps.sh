@@ -24,4 +24,5 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   libpng-dev \
   scotch \
   libmpich-dev libhdf5-mpich-dev mpich slurmctld slurmd slurm-client \
-  clang libclang-rt-14-dev >/dev/null
+  clang libclang-rt-14-dev \
+  scdoc man-db >/dev/null

@@ -13,7 +13,7 @@ dpkg-deb --contents "$deb" | awk '{print $6}' > "$work/contents"
 for file in usr/bin/treematch usr/lib/libtreematch.so.0 usr/lib/libtreematch_reorder.so \
             usr/lib/libtreematch-profile.so usr/include/treematch.h usr/include/treematch.hpp \
             usr/include/treematch_phase.h usr/lib/cmake/treematch/treematchConfig.cmake \
-            usr/lib/pkgconfig/treematch.pc; do
+            usr/lib/pkgconfig/treematch.pc usr/share/man/man1/treematch.1; do
   grep -qx "./$file" "$work/contents" || { echo "$(basename "$deb") lacks /$file"; exit 1; }
 done
 depends=$(dpkg-deb --field "$deb" Depends)
