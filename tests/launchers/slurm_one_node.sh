@@ -132,6 +132,9 @@ SlurmUser=root
 SlurmdUser=root
 StateSaveLocation=$DIR/state
 SlurmdSpoolDir=$DIR/spool
+# The cluster's own TmpFS: job ids restart at 1 in every new cluster, and the PMIx plugin refuses
+# to start a step whose /tmp/spmix_appdir_<uid>_<job>.<step> an earlier cluster left behind.
+TmpFS=$DIR/tmp
 SlurmctldPidFile=$DIR/slurmctld.pid
 SlurmdPidFile=$DIR/slurmd.pid
 SlurmctldLogFile=$DIR/slurmctld.log
@@ -182,7 +185,7 @@ do_start() {
     do_stop >/dev/null 2>&1 || die "could not stop daemons of a previous run in $DIR"
     rm -rf "$DIR/state" "$DIR/spool"
     rm -f "$DIR"/slurmctld.log "$DIR"/slurmd.log "$DIR"/slurmctld.out "$DIR"/slurmd.out
-    mkdir -p "$DIR/state" "$DIR/spool" || die "cannot create $DIR/state"
+    mkdir -p "$DIR/state" "$DIR/spool" "$DIR/tmp" || die "cannot create $DIR/state"
 
     host=$(hostname -s 2>/dev/null || hostname)
     if [ -n "${SLURM_ONE_NODE_NODELINE:-}" ]; then
