@@ -9,8 +9,8 @@
 #include "apps/map_command.h"
 #include "io/input_error.h"
 #include "io/mapping_reader.h"
-#include "src/cost.h"
-#include "src/mapping_check.h"
+#include "src/model/cost.h"
+#include "src/model/mapping_check.h"
 
 namespace treematch::apps {
 

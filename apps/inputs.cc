@@ -12,7 +12,7 @@
 #include "io/input_error.h"
 #include "io/matrix_hdf5_collective_reader.h"
 #include "kernels/utility.h"
-#include "src/cost.h"
+#include "src/model/cost.h"
 
 namespace treematch::apps {
 namespace {

@@ -11,9 +11,9 @@
 #include "apps/placement.h"
 #include "io/mapping_writer.h"
 #include "io/matrix_reader.h"
-#include "src/comm_graph.h"
 #include "src/distributed/distributed_input.h"
-#include "src/topology.h"
+#include "src/model/comm_graph.h"
+#include "src/tree/topology.h"
 
 namespace treematch::apps {
 

@@ -17,9 +17,9 @@
 #include "io/mapping_writer.h"
 #include "io/report_writer.h"
 #include "kernels/utility.h"
-#include "src/baselines.h"
-#include "src/cost.h"
-#include "src/treematch.h"
+#include "src/driver/treematch.h"
+#include "src/model/cost.h"
+#include "src/report/baselines.h"
 
 namespace treematch::apps {
 namespace {

@@ -10,9 +10,9 @@
 
 #include "apps/inputs.h"
 #include "io/mapping_writer.h"
-#include "src/context.h"
-#include "src/cost.h"
-#include "src/treematch.h"
+#include "src/driver/treematch.h"
+#include "src/model/context.h"
+#include "src/model/cost.h"
 
 namespace treematch::apps {
 

@@ -12,8 +12,8 @@
 
 #include "io/report_writer.h"
 #include "kernels/utility.h"
-#include "src/baselines.h"
-#include "src/binned_matrix.h"
+#include "src/report/baselines.h"
+#include "src/report/binned_matrix.h"
 
 namespace treematch::apps {
 namespace {

@@ -5,8 +5,8 @@
 
 #include "apps/inputs.h"
 #include "apps/map_command.h"
-#include "src/context.h"
-#include "src/mapping_report.h"
+#include "src/model/context.h"
+#include "src/report/mapping_report.h"
 
 namespace treematch::apps {
 

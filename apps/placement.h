@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "src/topology.h"
+#include "src/tree/topology.h"
 
 namespace treematch::apps {
 

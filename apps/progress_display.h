@@ -8,7 +8,7 @@
 #include <string>
 #include <thread>
 
-#include "src/progress.h"
+#include "src/model/progress.h"
 
 namespace treematch::apps {
 

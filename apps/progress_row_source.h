@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "io/matrix_stream.h"
-#include "src/progress.h"
+#include "src/model/progress.h"
 
 namespace treematch::apps {
 

@@ -22,7 +22,7 @@
 #include "io/hwloc_topology.h"
 #include "io/input_error.h"
 #include "src/mpi/mpi_environment.h"
-#include "src/unbalanced_tree.h"
+#include "src/tree/unbalanced_tree.h"
 
 namespace treematch::distributed {
 namespace {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "io/topology_options.h"
-#include "src/topology.h"
+#include "src/tree/topology.h"
 
 namespace treematch::distributed {
 
@@ -33,8 +33,8 @@ struct NodeDescription {
 /// The job's machines as one tree.
 struct AllocationTopology {
   /// Network levels (link cost 1, named "Switch" and "Node", or "Node" when flat) above the node
-  /// trees, joined and balanced (src/unbalanced_tree.h: join_trees, balanced_superset): nodes of
-  /// different sizes or shapes, partial nodes and the spare node slots of a network are holes,
+  /// trees, joined and balanced (src/tree/unbalanced_tree.h: join_trees, balanced_superset): nodes
+  /// of different sizes or shapes, partial nodes and the spare node slots of a network are holes,
   /// never mapped onto. Node slot m holds the positions [m * L, (m + 1) * L), L =
   /// leaves_per_machine(); the real nodes occupy slots 0 .. nodes - 1 in order. OS indexes and
   /// cpus of node m are m * S + the node's own, S = machine_os_stride() (so the launcher outputs

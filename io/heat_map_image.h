@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "src/binned_matrix.h"
+#include "src/report/binned_matrix.h"
 
 namespace treematch::io {
 

@@ -22,7 +22,7 @@
 #include "io/contained_call.h"
 #include "io/hwloc_xml_check.h"
 #include "io/input_error.h"
-#include "src/unbalanced_tree.h"
+#include "src/tree/unbalanced_tree.h"
 
 namespace treematch::io {
 

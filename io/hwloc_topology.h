@@ -5,7 +5,7 @@
 #include <string>
 
 #include "io/topology_options.h"
-#include "src/topology.h"
+#include "src/tree/topology.h"
 
 namespace treematch::io {
 
@@ -25,9 +25,9 @@ class HwlocError : public std::runtime_error {
 /// (Topology::cpus) with its smallest PU OS index as its OS index, level names from hwloc
 /// ("Package", "L3Cache", "Group0", ...), link costs 1, machine_level() 0. Nodes of one level may
 /// differ in arity and a branch may skip a level (restricted topologies, hybrid CPUs, disabled
-/// cores): the tree is the balanced superset with holes of src/unbalanced_tree.h, whose logical
-/// leaf numbering is hwloc's logical index of the cores (PUs). Throws InputError(path, ...) when
-/// hwloc cannot load the file.
+/// cores): the tree is the balanced superset with holes of src/tree/unbalanced_tree.h, whose
+/// logical leaf numbering is hwloc's logical index of the cores (PUs). Throws InputError(path, ...)
+/// when hwloc cannot load the file.
 Topology read_hwloc_xml(const std::string& path, const TopologyOptions& options = {});
 
 /// The machine this process runs on, restricted to the PUs this process may use (a job launched

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "io/mapping_writer.h"
-#include "src/mapping.h"
-#include "src/topology.h"
+#include "src/model/mapping.h"
+#include "src/tree/topology.h"
 
 namespace treematch::io {
 

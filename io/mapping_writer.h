@@ -6,8 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "src/mapping.h"
-#include "src/topology.h"
+#include "src/model/mapping.h"
+#include "src/tree/topology.h"
 
 namespace treematch::io {
 

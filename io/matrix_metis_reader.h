@@ -5,7 +5,7 @@
 #include <string>
 
 #include "io/matrix_stream.h"
-#include "src/comm_graph.h"
+#include "src/model/comm_graph.h"
 
 namespace treematch::io {
 

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "src/comm_graph.h"
+#include "src/model/comm_graph.h"
 
 namespace treematch::io {
 

@@ -7,7 +7,7 @@
 #include "io/matrix_hdf5_writer.h"
 #include "io/matrix_stream.h"
 #include "io/matrix_text_reader.h"
-#include "src/comm_graph.h"
+#include "src/model/comm_graph.h"
 
 namespace treematch::io {
 

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "src/mapping_report.h"
+#include "src/report/mapping_report.h"
 
 namespace treematch::io {
 

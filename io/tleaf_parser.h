@@ -6,7 +6,7 @@
 
 #include "io/topology_options.h"
 #include "io/topology_reader.h"
-#include "src/topology.h"
+#include "src/tree/topology.h"
 
 namespace treematch::io {
 

@@ -11,7 +11,7 @@ struct TopologyOptions {
   /// synthetic strings without 'core') have their leaves as given either way.
   bool hardware_threads = false;
   /// Leaves a mapping will use (processes / --oversubscribe); 0 = unknown. tleaf and synthetic
-  /// trees larger than that are read as the part used (prefix_levels in src/topology.h), so a
+  /// trees larger than that are read as the part used (prefix_levels in src/tree/topology.h), so a
   /// description of a huge cluster costs what the job takes.
   std::int64_t leaves_needed = 0;
   /// Leaves per machine (--node-size): whole machines are kept; 0 = unknown (1).

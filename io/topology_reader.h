@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "io/topology_options.h"
-#include "src/topology.h"
+#include "src/tree/topology.h"
 
 namespace treematch::io {
 

@@ -6,12 +6,12 @@
 #include <string>
 #include <vector>
 
-#include "src/comm_graph.h"
-#include "src/mapping.h"
+#include "src/model/comm_graph.h"
+#include "src/model/mapping.h"
 #include "src/patterns/geometric_pattern.h"
 #include "src/patterns/hierarchical_pattern.h"
 #include "src/patterns/stencil_pattern.h"
-#include "src/topology.h"
+#include "src/tree/topology.h"
 
 namespace treematch::bench {
 

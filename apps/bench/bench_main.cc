@@ -25,7 +25,7 @@
 #include "apps/bench/report.h"
 #include "apps/bench/spawner.h"
 #include "kernels/utility.h"
-#include "src/context.h"
+#include "src/model/context.h"
 
 namespace {
 

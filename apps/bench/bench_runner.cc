@@ -16,8 +16,8 @@
 #include "io/matrix_hdf5_writer.h"
 #include "io/matrix_reader.h"
 #include "kernels/utility.h"
-#include "src/baselines.h"
-#include "src/cost.h"
+#include "src/model/cost.h"
+#include "src/report/baselines.h"
 
 namespace treematch::bench {
 namespace {

@@ -5,9 +5,9 @@
 #include <span>
 #include <string>
 
-#include "src/comm_graph.h"
-#include "src/mapping.h"
-#include "src/topology.h"
+#include "src/model/comm_graph.h"
+#include "src/model/mapping.h"
+#include "src/tree/topology.h"
 
 namespace treematch::bench {
 

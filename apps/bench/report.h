@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/bench/graph_files.h"
-#include "src/cost.h"
+#include "src/model/cost.h"
 
 namespace treematch::bench {
 
@@ -43,7 +43,7 @@ struct ToolResult {
   [[nodiscard]] bool ok() const { return attempted && failure.empty(); }
 };
 
-/// A mapping computed in the benchmark process (src/baselines.h).
+/// A mapping computed in the benchmark process (src/report/baselines.h).
 struct BaselineResult {
   std::string name;
   MappingCost cost;

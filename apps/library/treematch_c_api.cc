@@ -11,9 +11,9 @@
 
 #include "apps/library/c_boundary.h"
 #include "io/topology_reader.h"
-#include "src/comm_graph.h"
-#include "src/context.h"
-#include "src/treematch.h"
+#include "src/driver/treematch.h"
+#include "src/model/comm_graph.h"
+#include "src/model/context.h"
 
 struct treematch_topology_s {
   treematch::Topology topology;

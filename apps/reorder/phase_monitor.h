@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "apps/reorder/reorder.h"
-#include "src/comm_graph.h"
+#include "src/model/comm_graph.h"
 
 namespace treematch::distributed {
 

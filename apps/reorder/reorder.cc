@@ -15,8 +15,8 @@
 #include "io/input_error.h"
 #include "io/matrix_reader.h"
 #include "io/process_binding.h"
+#include "src/driver/treematch.h"
 #include "src/mpi/mpi_environment.h"
-#include "src/treematch.h"
 
 namespace treematch::distributed {
 namespace {

@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "io/allocation_topology.h"
-#include "src/comm_graph.h"
-#include "src/context.h"
-#include "src/mapping.h"
-#include "src/topology.h"
+#include "src/model/comm_graph.h"
+#include "src/model/context.h"
+#include "src/model/mapping.h"
+#include "src/tree/topology.h"
 
 namespace treematch::distributed {
 

@@ -3,7 +3,7 @@
 
 #include <numeric>
 
-#include "src/cost.h"
+#include "src/model/cost.h"
 #include "src/mpi/mpi_collectives.h"
 
 namespace treematch::distributed {

@@ -5,10 +5,10 @@
 
 #include <memory>
 
-#include "src/comm_graph.h"
 #include "src/distributed/distributed_level_matrix.h"
-#include "src/mapping_input.h"
+#include "src/model/comm_graph.h"
 #include "src/mpi/mpi_environment.h"
+#include "src/walk/mapping_input.h"
 
 namespace treematch::distributed {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "kernels/types.h"
-#include "src/level_matrix.h"
+#include "src/walk/level_matrix.h"
 
 namespace treematch::distributed {
 

@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-#include "src/comm_graph.h"
+#include "src/model/comm_graph.h"
 
 namespace treematch {
 

@@ -5,7 +5,7 @@
 #include <span>
 #include <vector>
 
-#include "src/topology.h"
+#include "src/tree/topology.h"
 
 namespace treematch {
 

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "src/comm_graph.h"
-#include "src/mapping.h"
+#include "src/model/comm_graph.h"
+#include "src/model/mapping.h"
 
 namespace treematch {
 

@@ -1,9 +1,9 @@
 // Top-down greedy splits above each depth, the walk below.
 #include "src/strategies/greedy_top_down.h"
 
-#include "src/constrained_mapping.h"
-#include "src/mapping_input.h"
-#include "src/strategies/bottom_up.h"
+#include "src/top_down/top_down_mapping.h"
+#include "src/walk/bottom_up.h"
+#include "src/walk/mapping_input.h"
 
 namespace treematch {
 

@@ -3,10 +3,10 @@
 
 #include <vector>
 
-#include "src/comm_graph.h"
-#include "src/context.h"
-#include "src/mapping_result.h"
-#include "src/topology.h"
+#include "src/model/comm_graph.h"
+#include "src/model/context.h"
+#include "src/model/mapping_result.h"
+#include "src/tree/topology.h"
 
 namespace treematch {
 
@@ -15,9 +15,9 @@ namespace treematch {
 GroupingContext inner_grouping(GroupingContext grouping);
 
 /// For each depth d = 1 .. tree.depth() - 2, the nodes above d split top-down by greedy growing
-/// plus pairwise swaps (constrained_mapping.h: split_processes) and the walk inside each subtree
-/// at depth d (top_down_treematch_map): on mesh-like patterns the bottom-up greedy cuts the upper
-/// levels poorly. None above ctx.max_processes processes or ctx.max_entries entries.
+/// plus pairwise swaps (top_down/top_down_mapping.h: split_processes) and the walk inside each
+/// subtree at depth d (top_down_treematch_map): on mesh-like patterns the bottom-up greedy cuts the
+/// upper levels poorly. None above ctx.max_processes processes or ctx.max_entries entries.
 std::vector<TreeMatchResult> greedy_top_down_mappings(const CommGraph& graph, const Topology& tree,
                                                       const GroupingContext& grouping,
                                                       const GreedyTopDownContext& ctx);

@@ -1,7 +1,7 @@
 // The identity mapping: rank i on slot i, what a launcher does by default.
 #pragma once
 
-#include "src/mapping.h"
+#include "src/model/mapping.h"
 
 namespace treematch {
 

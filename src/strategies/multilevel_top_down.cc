@@ -5,10 +5,10 @@
 #include <cstdint>
 
 #include "kernels/parallel_tasks.h"
-#include "src/constrained_mapping.h"
-#include "src/mapping_input.h"
-#include "src/strategies/bottom_up.h"
 #include "src/strategies/greedy_top_down.h"
+#include "src/top_down/top_down_mapping.h"
+#include "src/walk/bottom_up.h"
+#include "src/walk/mapping_input.h"
 
 namespace treematch {
 

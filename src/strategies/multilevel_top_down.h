@@ -3,10 +3,10 @@
 
 #include <vector>
 
-#include "src/comm_graph.h"
-#include "src/context.h"
-#include "src/mapping_result.h"
-#include "src/topology.h"
+#include "src/model/comm_graph.h"
+#include "src/model/context.h"
+#include "src/model/mapping_result.h"
+#include "src/tree/topology.h"
 
 namespace treematch {
 
@@ -20,10 +20,10 @@ bool multilevel_top_down_applies(Offset entries, const Topology& tree,
                                  const MultilevelTopDownContext& ctx);
 
 /// One mapping per seed (partition.seed + run): the nodes above depth max(1, depth - 2) split
-/// into their children's capacities by multilevel recursive bisection (src/multilevel_partition.h)
-/// then the greedy split's pairwise swaps, the walk inside the subtrees below. The runs are
-/// independent tasks, returned in seed order, so the result does not depend on the thread count.
-/// None above ctx.max_entries entries.
+/// into their children's capacities by multilevel recursive bisection
+/// (src/partition/multilevel_partition.h) then the greedy split's pairwise swaps, the walk inside
+/// the subtrees below. The runs are independent tasks, returned in seed order, so the result does
+/// not depend on the thread count. None above ctx.max_entries entries.
 std::vector<TreeMatchResult> multilevel_top_down_mappings(const CommGraph& graph,
                                                           const Topology& tree,
                                                           const GroupingContext& grouping,

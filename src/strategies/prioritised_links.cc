@@ -1,7 +1,7 @@
 // The walks that put the links above each depth first.
 #include "src/strategies/prioritised_links.h"
 
-#include "src/strategies/bottom_up.h"
+#include "src/walk/bottom_up.h"
 
 namespace treematch {
 

@@ -3,10 +3,10 @@
 
 #include <vector>
 
-#include "src/context.h"
-#include "src/mapping_input.h"
-#include "src/mapping_result.h"
-#include "src/topology.h"
+#include "src/model/context.h"
+#include "src/model/mapping_result.h"
+#include "src/tree/topology.h"
+#include "src/walk/mapping_input.h"
 
 namespace treematch {
 

@@ -15,7 +15,7 @@
 #include "io/matrix_hdf5_writer.h"
 #include "io/matrix_reader.h"
 #include "io/topology_reader.h"
-#include "src/cost.h"
+#include "src/model/cost.h"
 #include "tests/apps/run_command.h"
 
 namespace treematch::testing {

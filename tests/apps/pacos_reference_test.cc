@@ -11,7 +11,7 @@
 #include "io/mapping_reader.h"
 #include "io/matrix_reader.h"
 #include "io/topology_reader.h"
-#include "src/cost.h"
+#include "src/model/cost.h"
 #include "tests/apps/run_command.h"
 
 namespace treematch::testing {

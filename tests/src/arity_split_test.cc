@@ -1,5 +1,5 @@
 // Arity splitting: the thresholds of Table 2 (seed 001) and the resulting walked arities.
-#include "src/arity_split.h"
+#include "src/walk/arity_split.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Tests of the baseline mappings: slots, packed, round-robin, random and MPIPP.
-#include "src/baselines.h"
+#include "src/report/baselines.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -11,7 +11,7 @@
 #include <gtest/gtest.h>
 #include <tbb/global_control.h>
 
-#include "src/cost.h"
+#include "src/model/cost.h"
 #include "tests/src/hierarchical_pattern.h"
 
 namespace treematch {

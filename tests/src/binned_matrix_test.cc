@@ -1,5 +1,5 @@
 // Tests of the heat-map binning: hand-computed cells, the mapped order as a permutation, bounds.
-#include "src/binned_matrix.h"
+#include "src/report/binned_matrix.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,5 +1,5 @@
 // Tests of the CommGraph builders: symmetry detection, C + C^T, triplets, dense reference.
-#include "src/comm_graph.h"
+#include "src/model/comm_graph.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Tests of evaluate_cost and traffic_by_height: hand-computed costs and thread-independent sums.
-#include "src/cost.h"
+#include "src/model/cost.h"
 
 #include <bit>
 #include <cstdint>

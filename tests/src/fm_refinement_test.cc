@@ -1,6 +1,6 @@
 // Tests of boundary FM: it never loses what it was given, and with side-blind ties it treats a
 // bisection and its mirror alike (what lets the partitioner skip starts that grow mirrors).
-#include "src/fm_refinement.h"
+#include "src/partition/fm_refinement.h"
 
 #include <gtest/gtest.h>
 

@@ -6,8 +6,8 @@
 #include <random>
 #include <vector>
 
-#include "src/comm_graph.h"
-#include "src/topology.h"
+#include "src/model/comm_graph.h"
+#include "src/tree/topology.h"
 
 namespace treematch::testing {
 

@@ -7,12 +7,12 @@
 #include <stdexcept>
 #include <string>
 
-#include "src/constrained_mapping.h"
-#include "src/cost.h"
-#include "src/mapping_input.h"
-#include "src/strategies/bottom_up.h"
+#include "src/driver/treematch.h"
+#include "src/model/cost.h"
 #include "src/strategies/prioritised_links.h"
-#include "src/treematch.h"
+#include "src/top_down/top_down_mapping.h"
+#include "src/walk/bottom_up.h"
+#include "src/walk/mapping_input.h"
 #include "tests/src/hierarchical_pattern.h"
 
 namespace treematch {

@@ -1,5 +1,5 @@
 // MapGroups: positions follow the group hierarchy, artificial members leave empty subtrees.
-#include "src/map_groups.h"
+#include "src/walk/map_groups.h"
 
 #include <gtest/gtest.h>
 

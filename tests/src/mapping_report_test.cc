@@ -1,5 +1,5 @@
 // Tests of level_traffic: where traffic meets in the tree, under the identity and another mapping.
-#include "src/mapping_report.h"
+#include "src/report/mapping_report.h"
 
 #include <vector>
 

@@ -1,9 +1,9 @@
 // Tests of the multilevel partitioner (exact sizes, known optimal cuts, determinism) and of the
 // multilevel top-down mapping candidate built on it.
-#include "src/multilevel_partition.h"
+#include "src/partition/multilevel_partition.h"
 
-#include "src/mapping_input.h"
-#include "src/strategies/bottom_up.h"
+#include "src/walk/bottom_up.h"
+#include "src/walk/mapping_input.h"
 
 #include <gtest/gtest.h>
 
@@ -14,10 +14,10 @@
 
 #include <tbb/global_control.h>
 
-#include "src/constrained_mapping.h"
-#include "src/cost.h"
+#include "src/driver/treematch.h"
+#include "src/model/cost.h"
 #include "src/patterns/stencil_pattern.h"
-#include "src/treematch.h"
+#include "src/top_down/top_down_mapping.h"
 #include "tests/src/hierarchical_pattern.h"
 
 namespace treematch {

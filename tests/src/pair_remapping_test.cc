@@ -1,6 +1,6 @@
 // Pair remapping: which subtrees it pairs, never costlier, each process kept under its
 // grandparent, the same at any thread count, and lower costs from a poor start.
-#include "src/pair_remapping.h"
+#include "src/strategies/pair_remapping.h"
 
 #include <gtest/gtest.h>
 
@@ -9,8 +9,8 @@
 
 #include <tbb/global_control.h>
 
-#include "src/cost.h"
-#include "src/treematch.h"
+#include "src/driver/treematch.h"
+#include "src/model/cost.h"
 #include "tests/src/hierarchical_pattern.h"
 
 namespace treematch {

@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "src/context.h"
-#include "src/cost.h"
+#include "src/driver/treematch.h"
+#include "src/model/context.h"
+#include "src/model/cost.h"
 #include "src/patterns/stencil_pattern.h"
 #include "src/strategies/identity.h"
-#include "src/topology.h"
-#include "src/treematch.h"
+#include "src/tree/topology.h"
 #include "tests/src/hierarchical_pattern.h"
 
 namespace treematch {

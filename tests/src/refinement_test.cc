@@ -1,6 +1,6 @@
 // Mapping refinement: never raises the cost, keeps a permutation, is deterministic, and moves whole
 // subtrees where single exchanges are stuck.
-#include "src/refinement.h"
+#include "src/refine/refinement.h"
 
 #include <gtest/gtest.h>
 
@@ -9,8 +9,8 @@
 
 #include <tbb/global_control.h>
 
-#include "src/cost.h"
-#include "src/treematch.h"
+#include "src/driver/treematch.h"
+#include "src/model/cost.h"
 #include "tests/src/hierarchical_pattern.h"
 
 namespace treematch {

@@ -1,5 +1,5 @@
 // Tests of the Topology model: per-depth tables, distances, arity-1 levels, copies and forms.
-#include "src/topology.h"
+#include "src/tree/topology.h"
 
 #include <gtest/gtest.h>
 

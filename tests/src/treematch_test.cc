@@ -1,6 +1,6 @@
 // The TreeMatch driver: the seed's worked example, hierarchical patterns with a known optimum,
 // properties.
-#include "src/treematch.h"
+#include "src/driver/treematch.h"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 
 #include <tbb/global_control.h>
 
-#include "src/cost.h"
+#include "src/model/cost.h"
 #include "tests/seed_example.h"
 #include "tests/src/hierarchical_pattern.h"
 

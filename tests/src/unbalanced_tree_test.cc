@@ -1,7 +1,7 @@
 // Unbalanced machines: the balanced superset with holes, and TreeMatch's mappings on it against
 // known optima (exhaustive search on small trees, block patterns on uneven nodes) and against the
 // full machine with the same cores allowed.
-#include "src/unbalanced_tree.h"
+#include "src/tree/unbalanced_tree.h"
 
 #include <gtest/gtest.h>
 
@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "src/cost.h"
-#include "src/treematch.h"
+#include "src/driver/treematch.h"
+#include "src/model/cost.h"
 #include "tests/src/hierarchical_pattern.h"
 
 namespace treematch {

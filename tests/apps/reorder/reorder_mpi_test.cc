@@ -17,8 +17,8 @@
 #include "io/allocation_topology.h"
 #include "io/matrix_reader.h"
 #include "io/topology_reader.h"
-#include "src/cost.h"
-#include "src/treematch.h"
+#include "src/driver/treematch.h"
+#include "src/model/cost.h"
 #include "tests/mpi_world.h"
 
 namespace treematch::distributed {

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "io/topology_reader.h"
-#include "src/cost.h"
-#include "src/treematch.h"
+#include "src/driver/treematch.h"
+#include "src/model/cost.h"
 #include "tests/seed_example.h"
 
 namespace treematch::distributed {

@@ -17,7 +17,7 @@
 #include "io/matrix_reader.h"
 #include "io/topology_reader.h"
 #include "src/batch/batch_scheduler.h"
-#include "src/cost.h"
+#include "src/model/cost.h"
 #include "src/mpi/mpi_environment.h"
 
 namespace treematch::apps {

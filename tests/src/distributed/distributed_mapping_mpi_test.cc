@@ -15,7 +15,7 @@
 #include "io/matrix_hdf5_collective_reader.h"
 #include "io/matrix_hdf5_writer.h"
 #include "src/distributed/distributed_input.h"
-#include "src/treematch.h"
+#include "src/driver/treematch.h"
 #include "tests/mpi_world.h"
 #include "tests/src/hierarchical_pattern.h"
 

@@ -11,9 +11,9 @@
 #include <stdexcept>
 #include <vector>
 
-#include "src/cost.h"
+#include "src/model/cost.h"
 #include "src/patterns/permutation.h"
-#include "src/topology.h"
+#include "src/tree/topology.h"
 #include "tests/src/hierarchical_pattern.h"
 
 namespace treematch {

@@ -1,0 +1,263 @@
+// The TreeMatch driver: a list of candidate strategies, each refined, the cheapest kept.
+#include "src/driver/treematch.h"
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kernels/parallel_tasks.h"
+#include "kernels/utility.h"
+#include "src/model/cost.h"
+#include "src/model/progress.h"
+#include "src/refine/refinement.h"
+#include "src/strategies/greedy_top_down.h"
+#include "src/strategies/identity.h"
+#include "src/strategies/multilevel_top_down.h"
+#include "src/strategies/pair_remapping.h"
+#include "src/strategies/prioritised_links.h"
+#include "src/top_down/top_down_mapping.h"
+#include "src/walk/bottom_up.h"
+
+namespace treematch {
+namespace {
+
+void check_fits(Index processes, Index slots, const Context& ctx) {
+  if (processes <= slots) return;
+  throw std::invalid_argument(
+      std::to_string(processes) + " processes do not fit on " + std::to_string(slots) + " slots (" +
+      (ctx.placement.allowed_leaves.empty() ? std::string("all leaves")
+                                            : std::string("usable leaves")) +
+      (ctx.placement.oversubscribe > 1
+           ? " x --oversubscribe " + std::to_string(ctx.placement.oversubscribe)
+           : "") +
+      "); use --oversubscribe N to place N processes per core");
+}
+
+/// Whether ctx.driver.strategies names `strategy`.
+bool lists(const Context& ctx, Strategy strategy) {
+  const std::vector<Strategy>& list = ctx.driver.strategies;
+  return std::find(list.begin(), list.end(), strategy) != list.end();
+}
+
+/// Whether an input is above ctx.driver.multilevel_only_above processes and the driver makes a
+/// multilevel top-down candidate for it: the walk over the whole tree and the greedy top-down
+/// mappings are then not made.
+bool left_to_multilevel(const MappingInput& input, const Topology& tree, const Context& ctx,
+                        bool whole) {
+  return input.size() > ctx.driver.multilevel_only_above && whole &&
+         lists(ctx, Strategy::kMultilevelTopDown) &&
+         multilevel_top_down_applies(input.entries(), tree, ctx.multilevel);
+}
+
+/// The candidates of one strategy (several: one per depth or seed), unrefined.
+std::vector<TreeMatchResult> candidates(Strategy strategy, const MappingInput& input,
+                                        const Topology& tree, const Context& ctx, bool whole,
+                                        const ProgressSpan& progress) {
+  switch (strategy) {
+    case Strategy::kBottomUp: {
+      if (left_to_multilevel(input, tree, ctx, whole)) return {};
+      std::vector<TreeMatchResult> one;
+      one.push_back(bottom_up_mapping(input, tree, ctx.grouping, ctx.walk, progress));
+      return one;
+    }
+    case Strategy::kPrioritisedLinks:
+      return prioritised_links_mappings(input, tree, ctx.grouping, ctx.prioritised);
+    case Strategy::kGreedyTopDown:
+      if (!whole || left_to_multilevel(input, tree, ctx, whole)) return {};
+      return greedy_top_down_mappings(input.whole(), tree, ctx.grouping, ctx.greedy_top_down);
+    case Strategy::kMultilevelTopDown:
+      if (!whole) return {};
+      return multilevel_top_down_mappings(input.whole(), tree, ctx.grouping, ctx.partition,
+                                          ctx.multilevel);
+    case Strategy::kIdentity: {
+      std::vector<TreeMatchResult> one(1);
+      one.front().mapping = identity_mapping(input.size());
+      one.front().identity_kept = true;
+      return one;
+    }
+  }
+  return {};
+}
+
+/// The cheapest candidate so far, and what each strategy did.
+struct Kept {
+  TreeMatchResult best;
+  MappingCost cost;
+  bool have = false;
+  std::vector<StrategyTrace> traces;
+};
+
+/// The default preset's options with ctx's machine, placement, threads and progress: what
+/// driver.include_default runs first.
+Context default_preset_beside(const Context& ctx) {
+  Context floor = preset_context(Preset::kDefault);
+  floor.driver.whole_matrix_max_entries = ctx.driver.whole_matrix_max_entries;
+  floor.driver.whole_matrix_forced = ctx.driver.whole_matrix_forced;
+  floor.placement = ctx.placement;
+  floor.baselines = ctx.baselines;
+  floor.threads = ctx.threads;
+  floor.progress = ctx.progress;
+  return floor;
+}
+
+/// Whether the `floor` context's strategies can give a candidate that ctx's do not: not where
+/// only the walks run, unrefined (without the whole matrix, e.g. S3), with the floor's options
+/// and limits no wider than ctx's (strong's 1M-process walk would be made twice).
+bool adds_candidates(const Context& ctx, const Context& floor, bool whole) {
+  return whole || !lists(ctx, Strategy::kBottomUp) || !lists(ctx, Strategy::kPrioritisedLinks) ||
+         ctx.driver.first_that_applies || !(ctx.grouping == floor.grouping) ||
+         ctx.walk.split != floor.walk.split ||
+         ctx.prioritised.max_processes < floor.prioritised.max_processes ||
+         ctx.prioritised.max_arity < floor.prioritised.max_arity;
+}
+
+/// Runs ctx.driver.strategies in order over `tree`, each candidate refined (but the identity's);
+/// one replaces `kept` only when strictly cheaper. Strategy names get `suffix`; the strategies
+/// share `span` of the progress line equally.
+void run_strategies(const MappingInput& input, const Topology& tree, const Context& ctx, bool whole,
+                    const ProgressSpan& span, const std::string& suffix, Kept& kept) {
+  const bool refine = ctx.refinement.swaps && whole && tree.depth() > 0 &&
+                      input.entries() <= ctx.refinement.max_entries;
+  const double strategies = static_cast<double>(ctx.driver.strategies.size());
+  bool gave = false;  // a strategy of this list gave a candidate
+  for (std::size_t s = 0; s < ctx.driver.strategies.size(); ++s) {
+    const Strategy strategy = ctx.driver.strategies[s];
+    if (ctx.driver.first_that_applies && gave && strategy != Strategy::kIdentity) continue;
+    const auto start = std::chrono::steady_clock::now();
+    const std::string name = to_string(strategy) + suffix;
+    // Each strategy fills an equal share of the span; the refinement its last tenth.
+    ProgressSpan share =
+        span.part(static_cast<double>(s) / strategies, static_cast<double>(s + 1) / strategies);
+    share.label = name;
+    const bool refined = refine && strategy != Strategy::kIdentity;
+    share.at(0.0);
+    std::vector<TreeMatchResult> found =
+        candidates(strategy, input, tree, ctx, whole, share.part(0.0, refined ? 0.9 : 1.0));
+    gave = gave || !found.empty();
+    // Exchanges of processes and subtrees that lower the weighted cost, for every candidate but
+    // the identity (the floor a launcher gives); independent, so they run as tasks.
+    if (refined) {
+      share.at(0.9, ", refining");
+      kernels::parallel_for_all(found.size(), [&](std::size_t c) {
+        const RefinementStats stats =
+            refine_mapping(input.whole(), tree, found[c].mapping.leaf_of_rank, ctx.refinement);
+        found[c].refinement_swaps = stats.swaps + stats.subtree_swaps;
+      });
+    }
+    StrategyTrace trace{name, found.size(), 0.0, 0.0};
+    for (TreeMatchResult& candidate : found) {
+      const MappingCost cost = input.cost(tree, candidate.mapping);
+      if (trace.best_weighted == 0.0 || cost.weighted < trace.best_weighted)
+        trace.best_weighted = cost.weighted;
+      if (kept.have && !(cost.weighted < kept.cost.weighted)) continue;
+      candidate.strategy = name;
+      if (kept.have && strategy != Strategy::kIdentity) candidate.identity_kept = false;
+      kept.best = std::move(candidate);
+      kept.cost = cost;
+      kept.have = true;
+    }
+    trace.seconds = kernels::seconds_since(start);
+    if (ctx.progress != nullptr) ctx.progress->strategy_ended(trace);
+    kept.traces.push_back(std::move(trace));
+  }
+}
+
+/// The kept candidate's sibling subtrees mapped again in pairs (ctx.pair_remap, which the caller
+/// checked applies), not the identity's (the floor a launcher gives). Adds a trace named "pair
+/// remapping".
+void remap_pairs_of_kept(const MappingInput& input, const Topology& tree, const Context& ctx,
+                         const ProgressSpan& span, Kept& kept) {
+  const auto start = std::chrono::steady_clock::now();
+  const PairRemapStats stats =
+      remap_subtree_pairs(input.whole(), tree, kept.best.mapping.leaf_of_rank, ctx, span);
+  if (stats.changed > 0) {
+    kept.cost = input.cost(tree, kept.best.mapping);
+    kept.best.strategy += " + pair remapping";
+  }
+  StrategyTrace trace{"pair remapping", static_cast<std::size_t>(stats.pairs), kept.cost.weighted,
+                      kernels::seconds_since(start)};
+  if (ctx.progress != nullptr) ctx.progress->strategy_ended(trace);
+  kept.traces.push_back(std::move(trace));
+}
+
+}  // namespace
+
+TreeMatchResult treematch_map(const CommGraph& graph, const Topology& topology,
+                              const Context& ctx) {
+  return treematch_map(LocalMappingInput(graph), topology, ctx);
+}
+
+TreeMatchResult treematch_map(const MappingInput& input, const Topology& topology,
+                              const Context& ctx) {
+  const Index per_leaf = ctx.placement.oversubscribe;
+  const std::vector<Index>& allowed = ctx.placement.allowed_leaves;
+  if (allowed.empty() && topology.has_holes()) {
+    // Holes of an unbalanced machine are never used: only its present leaves are.
+    Context present = ctx;
+    present.placement.allowed_leaves = topology.present_leaves();
+    return treematch_map(input, topology, present);
+  }
+  if (!allowed.empty() && static_cast<Index>(allowed.size()) == topology.leaf_count()) {
+    Context every = ctx;  // every leaf allowed: no constraint
+    every.placement.allowed_leaves.clear();
+    return treematch_map(input, topology, every);
+  }
+  if (!allowed.empty()) {
+    check_fits(input.size(), static_cast<Index>(allowed.size()) * per_leaf, ctx);
+    TreeMatchResult constrained = constrained_treematch_map(input.whole(), topology, ctx);
+    constrained.cost = input.cost(topology, constrained.mapping);
+    constrained.strategy = "constrained top-down";
+    // The identity of a constrained machine: rank i on the i-th usable slot.
+    Mapping identity;
+    for (Index i = 0; i < input.size(); ++i)
+      identity.leaf_of_rank.push_back(allowed[static_cast<std::size_t>(i / per_leaf)]);
+    const MappingCost identity_cost = input.cost(topology, identity);
+    if (identity_cost.weighted < constrained.cost.weighted) {
+      constrained.mapping = std::move(identity);
+      constrained.identity_kept = true;
+      constrained.strategy = "identity";
+      constrained.cost = identity_cost;
+    }
+    return constrained;
+  }
+  check_fits(input.size(), topology.leaf_count() * per_leaf, ctx);
+  if (input.size() == 0) return {};
+  const Topology tree = topology.with_oversubscription(per_leaf);
+
+  // The refinement and the top-down strategies need every row here.
+  const bool whole =
+      ctx.driver.whole_matrix_forced || input.entries() <= ctx.driver.whole_matrix_max_entries;
+  Kept kept;
+  // The pair remapping, when it runs, fills the last fifth of the progress line.
+  const bool remapping = whole && pair_remap_applies(input.size(), tree, ctx.pair_remap);
+  const double strategies_end = remapping ? 0.8 : 1.0;
+  double own_begin = 0.0;  // where ctx's strategies start on the progress line
+  if (ctx.driver.include_default) {
+    const Context floor = default_preset_beside(ctx);
+    if (adds_candidates(ctx, floor, whole)) {
+      // The default preset's candidates first, so that ties keep its mapping.
+      own_begin =
+          strategies_end * static_cast<double>(floor.driver.strategies.size()) /
+          static_cast<double>(floor.driver.strategies.size() + ctx.driver.strategies.size());
+      run_strategies(input, tree, floor, whole, {ctx.progress, "", 0.0, own_begin},
+                     " (default preset)", kept);
+    }
+  }
+  run_strategies(input, tree, ctx, whole, {ctx.progress, "", own_begin, strategies_end}, "", kept);
+  if (remapping && kept.have && !kept.best.identity_kept) {
+    remap_pairs_of_kept(input, tree, ctx, {ctx.progress, "pair remapping", strategies_end, 1.0},
+                        kept);
+  }
+  TreeMatchResult& best = kept.best;
+  if (!kept.have) best.mapping = identity_mapping(input.size());  // no strategy applied
+  // Virtual leaves (oversubscription) back to cores.
+  for (Index& leaf : best.mapping.leaf_of_rank) leaf /= per_leaf;
+  // Without oversubscription the tree is the topology: the kept candidate's cost stands.
+  best.cost = per_leaf == 1 && kept.have ? kept.cost : input.cost(topology, best.mapping);
+  best.strategies = std::move(kept.traces);
+  return best;
+}
+
+}  // namespace treematch

@@ -1,0 +1,378 @@
+// The presets and the verbose print-out of a Context.
+#include "src/model/context.h"
+
+#include <algorithm>
+#include <charconv>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+namespace treematch {
+
+Context preset_context(Preset preset) {
+  Context ctx;
+  ctx.preset = preset;
+  switch (preset) {
+    case Preset::kFast:
+      // Above the nodes, each tree node's processes split once by the multilevel partitioner
+      // (one attempt, no V-cycle, two FM passes: its repair); inside the nodes, TreeMatch's walk
+      // with one heuristic and one walk. Where the multilevel candidate does not apply (matrices
+      // above multilevel.max_entries or driver.whole_matrix_max_entries), the walk over the
+      // whole tree instead. The identity as a floor. Refinement only up to 2^17 entries: on G1
+      // (22810) it lowers the cost 1.0% for 10 ms, below Scotch's; on S2 it took as long as the
+      // mapping for 0.3%, on S1 +19% of the time for 0.2%. The walk alone (--set
+      // driver.strategies=bottom-up, identity) was 8-11% above the optimum on the stencils, and 33%
+      // above the cheap multilevel mapping on G1; it is kept above 2^20 entries, where the
+      // multilevel candidate cost 3.6x the walk's time on S2 (1.1 s against 0.3 s) for 9% less.
+      // An FM pass gives up after 50 moves without a better cut (+ n / 100), not 200: on S1 15%
+      // less time at the same cost, on G1 +0.7% cost, still below Scotch's.
+      ctx.driver.strategies = {Strategy::kMultilevelTopDown, Strategy::kBottomUp,
+                               Strategy::kIdentity};
+      ctx.driver.first_that_applies = true;
+      ctx.multilevel.max_runs = 1;
+      ctx.partition.attempts = 1;
+      ctx.partition.grow_attempts = false;
+      ctx.partition.vcycles = 0;
+      ctx.partition.fm_passes = 2;
+      ctx.partition.fm_stall = 50;
+      // Starts that grow mirrors of earlier ones skipped: S1 -6% CPU, 0.1% cheaper; 22 bench
+      // cases: 7 cheaper by up to 1.1%, 3 costlier by up to 0.7%, G1 the same mapping.
+      ctx.partition.side_blind_ties = true;
+      // Three starts, not four, on the graphs too small to coarsen (inside S1's nodes): S1 -3%
+      // time for +0.02% cost; 22 bench cases: geometric mean unchanged (pacos-512 +0.8%,
+      // clover-960 -0.6%), G1 +0.02%. On the coarsest graphs of larger ones G1 needs the four
+      // (+0.8% with three).
+      ctx.partition.uncoarsened_tries = 3;
+      // One pass of swaps between the parts: on S1 -7% time for +0.04% cost, on G1 +0.1%. Inside
+      // the nodes too: skipping them there took 3% off S1's time for +0.16%, but put the
+      // 8192-process stencil of Presets.FastIsWithinThreePercent... at 1.030 of the optimum.
+      ctx.partition.swap_passes = 1;
+      ctx.multilevel.max_entries = std::int64_t{1} << 20;
+      ctx.walk.split = AritySplit::kTable2;
+      ctx.grouping.largest_index_last = false;
+      ctx.grouping.weighted_degree_first = false;
+      // The walk's groups: one neighbourhood candidate per process and one swap round. On S3
+      // (the walk over 1M processes) -30% time for +0.1% cost, on S2 -30% for 0.03% less; on
+      // the bench's default cases (inner walks of 8 processes) costs within 0.3% either way.
+      ctx.grouping.seeds_per_process = 1;
+      ctx.grouping.partition_passes = 1;
+      ctx.refinement.max_entries = std::int64_t{1} << 17;
+      break;
+    case Preset::kDefault:
+      break;
+    case Preset::kStrong:
+      // The default preset's candidates, then more seeds and attempts for the top-down
+      // candidates, the walk over the whole tree and the greedy top-down mappings at any size,
+      // the walks with costly links first on more processes, a longer refinement.
+      ctx.driver.include_default = true;
+      ctx.driver.multilevel_only_above = std::numeric_limits<kernels::Index>::max();
+      ctx.prioritised.max_processes = 65536;
+      ctx.greedy_top_down.max_processes = 65536;
+      ctx.greedy_top_down.max_entries = std::int64_t{1} << 20;
+      ctx.multilevel.budget = 400000;
+      ctx.multilevel.max_runs = 16;
+      ctx.partition.attempts = 8;
+      ctx.partition.fm_stall = 200;
+      ctx.partition.agreeing_attempts = 0;  // every attempt, agreeing or not
+      ctx.partition.uncoarsened_attempts = 0;
+      ctx.refinement.cycles = 4;
+      ctx.refinement.rounds = 8;
+      ctx.pair_remap.rounds = 16;
+      break;
+  }
+  return ctx;
+}
+
+Context default_context() {
+  return preset_context(Preset::kDefault);
+}
+
+std::string to_string(AritySplit split) {
+  switch (split) {
+    case AritySplit::kTable2:
+      return "table2";
+    case AritySplit::kNever:
+      return "never";
+    case AritySplit::kBest:
+      return "best";
+  }
+  return "?";
+}
+
+std::string to_string(Strategy strategy) {
+  switch (strategy) {
+    case Strategy::kBottomUp:
+      return "bottom-up";
+    case Strategy::kPrioritisedLinks:
+      return "prioritised-links";
+    case Strategy::kGreedyTopDown:
+      return "greedy-top-down";
+    case Strategy::kMultilevelTopDown:
+      return "multilevel-top-down";
+    case Strategy::kIdentity:
+      return "identity";
+  }
+  return "?";
+}
+
+std::string to_string(Preset preset) {
+  switch (preset) {
+    case Preset::kFast:
+      return "fast";
+    case Preset::kDefault:
+      return "default";
+    case Preset::kStrong:
+      return "strong";
+  }
+  return "?";
+}
+
+std::optional<Preset> parse_preset(std::string_view name) {
+  for (const Preset preset : {Preset::kFast, Preset::kDefault, Preset::kStrong}) {
+    if (name == to_string(preset)) return preset;
+  }
+  return std::nullopt;
+}
+
+std::string describe(const Context& ctx) {
+  std::ostringstream out;
+  out << "preset = " << to_string(ctx.preset) << '\n' << "driver.strategies =";
+  for (const Strategy strategy : ctx.driver.strategies) out << ' ' << to_string(strategy);
+  out << '\n'
+      << "driver.whole_matrix_max_entries = " << ctx.driver.whole_matrix_max_entries << '\n'
+      << "driver.whole_matrix_forced = " << ctx.driver.whole_matrix_forced << '\n'
+      << "driver.first_that_applies = " << ctx.driver.first_that_applies << '\n'
+      << "driver.multilevel_only_above = " << ctx.driver.multilevel_only_above << '\n'
+      << "driver.include_default = " << ctx.driver.include_default << '\n'
+      << "grouping.exhaustive_limit = " << ctx.grouping.exhaustive_limit << '\n'
+      << "grouping.seeds_per_process = " << ctx.grouping.seeds_per_process << '\n'
+      << "grouping.strongest_links = " << ctx.grouping.strongest_links << '\n'
+      << "grouping.partition_passes = " << ctx.grouping.partition_passes << '\n'
+      << "grouping.max_rounds = " << ctx.grouping.max_rounds << '\n'
+      << "grouping.smallest_value_first = " << ctx.grouping.smallest_value_first << '\n'
+      << "grouping.largest_index_last = " << ctx.grouping.largest_index_last << '\n'
+      << "grouping.weighted_degree_first = " << ctx.grouping.weighted_degree_first << '\n'
+      << "grouping.weighted_degree_budget = " << ctx.grouping.weighted_degree_budget << '\n'
+      << "grouping.largest_index_budget = " << ctx.grouping.largest_index_budget << '\n'
+      << "walk.split = " << to_string(ctx.walk.split) << '\n'
+      << "prioritised.max_processes = " << ctx.prioritised.max_processes << '\n'
+      << "prioritised.max_arity = " << ctx.prioritised.max_arity << '\n'
+      << "greedy_top_down.max_processes = " << ctx.greedy_top_down.max_processes << '\n'
+      << "greedy_top_down.max_entries = " << ctx.greedy_top_down.max_entries << '\n'
+      << "multilevel.budget = " << ctx.multilevel.budget << '\n'
+      << "multilevel.max_runs = " << ctx.multilevel.max_runs << '\n'
+      << "multilevel.max_entries = " << ctx.multilevel.max_entries << '\n'
+      << "placement.oversubscribe = " << ctx.placement.oversubscribe << '\n'
+      << "placement.allowed_leaves = " << ctx.placement.allowed_leaves.size() << " leaves"
+      << (ctx.placement.allowed_leaves.empty() ? " (all)" : "") << '\n'
+      << "partition.coarsest = " << ctx.partition.coarsest << '\n'
+      << "partition.initial_tries = " << ctx.partition.initial_tries << '\n'
+      << "partition.side_blind_ties = " << ctx.partition.side_blind_ties << '\n'
+      << "partition.uncoarsened_tries = " << ctx.partition.uncoarsened_tries << '\n'
+      << "partition.fm_passes = " << ctx.partition.fm_passes << '\n'
+      << "partition.fm_stall = " << ctx.partition.fm_stall << '\n'
+      << "partition.vcycles = " << ctx.partition.vcycles << '\n'
+      << "partition.attempts = " << ctx.partition.attempts << '\n'
+      << "partition.grow_attempts = " << ctx.partition.grow_attempts << '\n'
+      << "partition.uncoarsened_attempts = " << ctx.partition.uncoarsened_attempts << '\n'
+      << "partition.agreeing_attempts = " << ctx.partition.agreeing_attempts << '\n'
+      << "partition.agreement_vertices = " << ctx.partition.agreement_vertices << '\n'
+      << "partition.swap_passes = " << ctx.partition.swap_passes << '\n'
+      << "partition.seed = " << ctx.partition.seed << '\n'
+      << "refinement.swaps = " << ctx.refinement.swaps << '\n'
+      << "refinement.max_entries = " << ctx.refinement.max_entries << '\n'
+      << "refinement.subtrees = " << ctx.refinement.subtrees << '\n'
+      << "refinement.cycles = " << ctx.refinement.cycles << '\n'
+      << "refinement.rounds = " << ctx.refinement.rounds << '\n'
+      << "refinement.partners = " << ctx.refinement.partners << '\n'
+      << "refinement.blocks_tried = " << ctx.refinement.blocks_tried << '\n'
+      << "pair_remap.rounds = " << ctx.pair_remap.rounds << '\n'
+      << "pair_remap.runs = " << ctx.pair_remap.runs << '\n'
+      << "pair_remap.attempts = " << ctx.pair_remap.attempts << '\n'
+      << "pair_remap.max_processes = " << ctx.pair_remap.max_processes << '\n'
+      << "baselines.seed = " << ctx.baselines.seed << '\n'
+      << "threads = " << ctx.threads << (ctx.threads == 0 ? " (all)" : "") << '\n';
+  return out.str();
+}
+
+namespace {
+
+std::invalid_argument bad_value(std::string_view name, std::string_view value,
+                                const std::string& expected) {
+  return std::invalid_argument(std::string(name) + "=" + std::string(value.substr(0, 40)) +
+                               ": expected " + expected);
+}
+
+template <class Number>
+Number number(std::string_view name, std::string_view value, Number least) {
+  Number parsed{};
+  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), parsed);
+  if (value.empty() || error != std::errc() || end != value.data() + value.size() ||
+      parsed < least) {
+    throw bad_value(name, value, "a number >= " + std::to_string(least));
+  }
+  return parsed;
+}
+
+bool flag(std::string_view name, std::string_view value) {
+  if (value == "1" || value == "true") return true;
+  if (value == "0" || value == "false") return false;
+  throw bad_value(name, value, "0, 1, true or false");
+}
+
+std::vector<Strategy> strategy_list(std::string_view name, std::string_view value) {
+  std::vector<Strategy> list;
+  std::size_t begin = 0;
+  while (begin <= value.size()) {
+    const std::size_t end = std::min(value.find(',', begin), value.size());
+    const std::string_view item = value.substr(begin, end - begin);
+    bool found = false;
+    for (const Strategy strategy :
+         {Strategy::kBottomUp, Strategy::kPrioritisedLinks, Strategy::kGreedyTopDown,
+          Strategy::kMultilevelTopDown, Strategy::kIdentity}) {
+      if (item == to_string(strategy)) {
+        list.push_back(strategy);
+        found = true;
+      }
+    }
+    if (!found) {
+      throw bad_value(name, value,
+                      "a comma list of bottom-up, prioritised-links, greedy-top-down, "
+                      "multilevel-top-down, identity");
+    }
+    begin = end + 1;
+  }
+  return list;
+}
+
+}  // namespace
+
+void set_option(Context& ctx, std::string_view name, std::string_view value) {
+  using kernels::Index;
+  // Each option once: its name as describe() prints it, and how to read the value.
+  const auto is = [&](std::string_view option) { return name == option; };
+  if (is("driver.strategies")) {
+    ctx.driver.strategies = strategy_list(name, value);
+  } else if (is("driver.whole_matrix_max_entries")) {
+    ctx.driver.whole_matrix_max_entries = number<std::int64_t>(name, value, 0);
+  } else if (is("driver.whole_matrix_forced")) {
+    ctx.driver.whole_matrix_forced = flag(name, value);
+  } else if (is("driver.first_that_applies")) {
+    ctx.driver.first_that_applies = flag(name, value);
+  } else if (is("driver.multilevel_only_above")) {
+    ctx.driver.multilevel_only_above = number<Index>(name, value, 0);
+  } else if (is("driver.include_default")) {
+    ctx.driver.include_default = flag(name, value);
+  } else if (is("grouping.exhaustive_limit")) {
+    ctx.grouping.exhaustive_limit = static_cast<double>(number<std::int64_t>(name, value, 0));
+  } else if (is("grouping.seeds_per_process")) {
+    ctx.grouping.seeds_per_process = number<int>(name, value, 1);
+  } else if (is("grouping.strongest_links")) {
+    ctx.grouping.strongest_links = number<Index>(name, value, 1);
+  } else if (is("grouping.partition_passes")) {
+    ctx.grouping.partition_passes = number<int>(name, value, 0);
+  } else if (is("grouping.max_rounds")) {
+    ctx.grouping.max_rounds = number<int>(name, value, 1);
+  } else if (is("grouping.smallest_value_first")) {
+    ctx.grouping.smallest_value_first = flag(name, value);
+  } else if (is("grouping.largest_index_last")) {
+    ctx.grouping.largest_index_last = flag(name, value);
+  } else if (is("grouping.weighted_degree_first")) {
+    ctx.grouping.weighted_degree_first = flag(name, value);
+  } else if (is("grouping.weighted_degree_budget")) {
+    ctx.grouping.weighted_degree_budget = static_cast<double>(number<std::int64_t>(name, value, 0));
+  } else if (is("grouping.largest_index_budget")) {
+    ctx.grouping.largest_index_budget = number<std::int64_t>(name, value, 0);
+  } else if (is("walk.split")) {
+    if (value == "table2") {
+      ctx.walk.split = AritySplit::kTable2;
+    } else if (value == "never") {
+      ctx.walk.split = AritySplit::kNever;
+    } else if (value == "best") {
+      ctx.walk.split = AritySplit::kBest;
+    } else {
+      throw bad_value(name, value, "table2, never or best");
+    }
+  } else if (is("prioritised.max_processes")) {
+    ctx.prioritised.max_processes = number<Index>(name, value, 0);
+  } else if (is("prioritised.max_arity")) {
+    ctx.prioritised.max_arity = number<Index>(name, value, 1);
+  } else if (is("greedy_top_down.max_processes")) {
+    ctx.greedy_top_down.max_processes = number<Index>(name, value, 0);
+  } else if (is("greedy_top_down.max_entries")) {
+    ctx.greedy_top_down.max_entries = number<std::int64_t>(name, value, 0);
+  } else if (is("multilevel.budget")) {
+    ctx.multilevel.budget = number<std::int64_t>(name, value, 0);
+  } else if (is("multilevel.max_runs")) {
+    ctx.multilevel.max_runs = number<int>(name, value, 1);
+  } else if (is("multilevel.max_entries")) {
+    ctx.multilevel.max_entries = number<std::int64_t>(name, value, 0);
+  } else if (is("partition.coarsest")) {
+    ctx.partition.coarsest = number<Index>(name, value, 2);
+  } else if (is("partition.initial_tries")) {
+    ctx.partition.initial_tries = number<int>(name, value, 1);
+  } else if (is("partition.side_blind_ties")) {
+    ctx.partition.side_blind_ties = flag(name, value);
+  } else if (is("partition.uncoarsened_tries")) {
+    ctx.partition.uncoarsened_tries = number<int>(name, value, 0);
+  } else if (is("partition.fm_passes")) {
+    ctx.partition.fm_passes = number<int>(name, value, 0);
+  } else if (is("partition.fm_stall")) {
+    ctx.partition.fm_stall = number<int>(name, value, 0);
+  } else if (is("partition.vcycles")) {
+    ctx.partition.vcycles = number<int>(name, value, 0);
+  } else if (is("partition.attempts")) {
+    ctx.partition.attempts = number<int>(name, value, 1);
+  } else if (is("partition.grow_attempts")) {
+    ctx.partition.grow_attempts = flag(name, value);
+  } else if (is("partition.uncoarsened_attempts")) {
+    ctx.partition.uncoarsened_attempts = number<int>(name, value, 0);
+  } else if (is("partition.agreeing_attempts")) {
+    ctx.partition.agreeing_attempts = number<int>(name, value, 0);
+  } else if (is("partition.agreement_vertices")) {
+    ctx.partition.agreement_vertices = number<Index>(name, value, 1);
+  } else if (is("partition.swap_passes")) {
+    ctx.partition.swap_passes = number<int>(name, value, 0);
+  } else if (is("partition.seed")) {
+    ctx.partition.seed = number<std::uint64_t>(name, value, 0);
+  } else if (is("pair_remap.rounds")) {
+    ctx.pair_remap.rounds = number<int>(name, value, 0);
+  } else if (is("pair_remap.runs")) {
+    ctx.pair_remap.runs = number<int>(name, value, 1);
+  } else if (is("pair_remap.attempts")) {
+    ctx.pair_remap.attempts = number<int>(name, value, 1);
+  } else if (is("pair_remap.max_processes")) {
+    ctx.pair_remap.max_processes = number<Index>(name, value, 0);
+  } else if (is("refinement.swaps")) {
+    ctx.refinement.swaps = flag(name, value);
+  } else if (is("refinement.max_entries")) {
+    ctx.refinement.max_entries = number<std::int64_t>(name, value, 0);
+  } else if (is("refinement.subtrees")) {
+    ctx.refinement.subtrees = flag(name, value);
+  } else if (is("refinement.cycles")) {
+    ctx.refinement.cycles = number<int>(name, value, 1);
+  } else if (is("refinement.rounds")) {
+    ctx.refinement.rounds = number<int>(name, value, 1);
+  } else if (is("refinement.partners")) {
+    ctx.refinement.partners = number<int>(name, value, 1);
+  } else if (is("refinement.blocks_tried")) {
+    ctx.refinement.blocks_tried = number<int>(name, value, 1);
+  } else {
+    // The names describe() prints, but for the ones set elsewhere (placement, seeds, threads).
+    std::string names;
+    std::istringstream lines(describe(Context{}));
+    for (std::string line; std::getline(lines, line);) {
+      const std::string option = line.substr(0, line.find(' '));
+      if (option == "preset" || option.rfind("placement.", 0) == 0 ||
+          option.rfind("baselines.", 0) == 0 || option == "threads") {
+        continue;
+      }
+      names += (names.empty() ? "" : ", ") + option;
+    }
+    throw std::invalid_argument("unknown option '" + std::string(name.substr(0, 40)) +
+                                "'; the options are " + names);
+  }
+}
+
+}  // namespace treematch

@@ -1,0 +1,267 @@
+// Options of a mapping run, one sub-struct per phase; presets patch a copy.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kernels/types.h"
+#include "src/model/progress.h"
+
+namespace treematch {
+
+/// How one level's groups are chosen (GroupProcesses of the paper).
+struct GroupingContext {
+  /// Enumerate every k-subset while C(p, k) stays at or below this; above it, candidates come
+  /// from communication neighbourhoods.
+  double exhaustive_limit = 20000.0;
+  /// Neighbourhood candidates started per process (with each of its heaviest partners).
+  int seeds_per_process = 2;
+  /// Candidates grow along at most this many strongest links per process (at least 4k): dense
+  /// rows would otherwise make growth O(p) per member.
+  kernels::Index strongest_links = 64;
+  /// Swap rounds that repair each level's partition before aggregation (0 = none).
+  int partition_passes = 2;
+  /// Candidate rounds over the processes left ungrouped before the final deterministic packing.
+  int max_rounds = 3;
+  /// The three independent-set heuristics of the paper; the level keeps the cheapest result.
+  bool smallest_value_first = true;
+  bool largest_index_last = true;
+  bool weighted_degree_first = true;
+  /// Work budget (conflict-list entries) above which the weighted-degree heuristic is skipped,
+  /// as the paper's threshold; counted, not timed, so results stay deterministic.
+  double weighted_degree_budget = 5.0e7;
+  /// Search steps allowed to the largest-index-last heuristic per level.
+  std::int64_t largest_index_budget = 200000;
+
+  bool operator==(const GroupingContext&) const = default;
+};
+
+/// Which arities TreeMatch walks (Table 2 of the seed paper).
+enum class AritySplit {
+  kTable2,  ///< split a level of arity k into k/d then d exactly when C(p,k) > d C(p,k/d)
+  kNever,   ///< walk the tree's own arities
+  kBest,    ///< walk both and keep the cheaper mapping (ties: Table 2)
+};
+
+/// The bottom-up walk (src/walk/bottom_up.h).
+struct WalkContext {
+  AritySplit split = AritySplit::kBest;
+};
+
+/// The walks that put the links above each depth first (src/strategies/prioritised_links.h):
+/// when link costs differ by level, the levels under each costly link are merged into one arity
+/// so that its traffic is cut first...
+struct PrioritisedLinksContext {
+  /// ... up to this many processes (65536 in `strong`): they won none of the 6 benchmark cases
+  /// where they apply (16 to 4096 processes; on G1 they took 0.06 s of 0.54 s), only small
+  /// patterns where the bisections miss the cheapest top cut (8 processes in
+  /// tests/apps/quality_cli_test.cc),
+  kernels::Index max_processes = 2048;
+  /// ... skipping a depth whose merged arity exceeds this: growing groups of 128 costs more than
+  /// all the other candidates together (G1) and such walks never won on the benchmark.
+  kernels::Index max_arity = 64;
+};
+
+/// Top-down mappings cut above each depth by greedy splits, bottom-up below
+/// (src/strategies/greedy_top_down.h)...
+struct GreedyTopDownContext {
+  kernels::Index max_processes = 8192;  ///< ... up to this many processes
+  std::int64_t max_entries = 1 << 17;   ///< ... and matrix entries
+};
+
+/// Top-down mappings whose nodes above depth - 2 are split by the multilevel partitioner
+/// (ctx.partition), bottom-up below (src/strategies/multilevel_top_down.h), once per seed...
+struct MultilevelTopDownContext {
+  /// ... with budget / entries seeds (G1, 22810 entries: 3; its fourth seed never won, and each
+  /// costs as much as the bottom-up walks together),
+  std::int64_t budget = 75000;
+  int max_runs = 8;  ///< ... at least 1 and at most this many
+  /// ... up to this many matrix entries (it copies the matrix into each node's subgraph and its
+  /// coarse levels: a dense 16384^2 matrix would take gigabytes).
+  std::int64_t max_entries = std::int64_t{1} << 23;
+};
+
+/// The multilevel partitioner that splits a tree node's processes among its children
+/// (src/partition/multilevel_partition.h).
+struct PartitionContext {
+  /// Coarsening stops at this many vertices, or when a level shrinks by less than 10%.
+  kernels::Index coarsest = 128;
+  /// Greedy-growing starts tried on the coarsest graph of each bisection; the best cut is kept.
+  /// A start that grows a bisection an earlier one grew is skipped (FM would end where it did).
+  int initial_tries = 4;
+  /// FM breaks a tie between the two sides' best moves on a balanced bisection by the smaller
+  /// vertex, not by side 1, so that it makes the same moves on a bisection with its sides
+  /// swapped; a start that grows the mirror of an earlier start's bisection (into two equal
+  /// targets) is then skipped as well. Inside S1's nodes half of the starts are such repeats or
+  /// mirrors. The tie-break moves mappings both ways (default preset, 22 bench cases: 5 costlier
+  /// by up to 0.8%, S2 0.07% off the optimum), so only `fast` sets it.
+  bool side_blind_ties = false;
+  /// Starts on a graph too small to coarsen (0: initial_tries).
+  int uncoarsened_tries = 0;
+  /// FM passes per level (each stops early after a pass without improvement).
+  int fm_passes = 4;
+  /// A pass gives up after this many moves (plus n / 100) without a better state: how far it
+  /// climbs out of a local minimum. 100, not 200 (now in `strong`): no bench case costlier, G1
+  /// 0.13% and clover-640 0.3% cheaper, S1 and S2 still at the optimum, S1 -10% CPU; 50 (the
+  /// fast preset's) puts S2 0.07% above the optimum.
+  int fm_stall = 100;
+  /// V-cycles after the first multilevel pass (re-coarsen inside the sides, refine again).
+  int vcycles = 1;
+  /// Independent multilevel bisections per split, each with its own matchings and starts; the
+  /// lowest cut wins. One bent cut high in the recursion spoils every part below it, and a new
+  /// coarsening escapes it where more starts on the same coarsest graph do not. 3, not 4: the
+  /// same mappings on the bench cases but G1, 0.03% cheaper there with 11% less time.
+  int attempts = 3;
+  /// ... and a bisection that shapes q parts max(attempts, ceil(log2 q)) times when set.
+  bool grow_attempts = true;
+  /// ... but a bisection of a graph of at most `coarsest` vertices (not coarsened: its attempts
+  /// differ only by their growing starts) at most this many times (0: no limit). 2: S1 -7% CPU
+  /// with the same mapping, G1 -7% and 0.08% cheaper, S2 at the optimum, the other bench cases
+  /// unchanged; 1 made G1 0.08% costlier.
+  int uncoarsened_attempts = 2;
+  /// When all but at most one (at least two) of this many first attempts (>= 2; 0 = never) of a
+  /// bisection of a graph with at least agreement_vertices vertices reach their lowest cut,
+  /// before their V-cycles or after them, the earliest of those is kept and the other attempts
+  /// are not made (it acts where the grown count exceeds it: S1's first split makes 3 attempts of
+  /// the 7 its 128 parts ask for). Two of three, judged before the V-cycles and again after them
+  /// (three of three after them until 2026-11-26): S1 -19% CPU with the same mapping, the other
+  /// bench cases' mappings unchanged (S2: another one at the optimum).
+  int agreeing_attempts = 3;
+  kernels::Index agreement_vertices = 1024;
+  /// Passes of pairwise swaps between the parts after the bisections (each stops the polishing
+  /// when it swaps nothing): the k-way cut of a tree node's split.
+  int swap_passes = 8;
+  /// Seeds the visit order of the matching and the growing starts (fixed, so results repeat).
+  std::uint64_t seed = 1;
+};
+
+/// Where processes may go.
+struct PlacementContext {
+  kernels::Index oversubscribe = 1;            ///< processes allowed per leaf
+  std::vector<kernels::Index> allowed_leaves;  ///< logical leaves usable; empty = all
+};
+
+/// What happens to each candidate mapping afterwards.
+struct RefinementContext {
+  bool swaps = true;  ///< refine each candidate (src/refine/refinement.h; never raises the cost)
+  /// ... when the matrix has at most this many entries (the fast preset refines only small ones,
+  /// where it costs milliseconds)
+  std::int64_t max_entries = std::numeric_limits<std::int64_t>::max();
+  bool subtrees = true;  ///< also exchange whole subtrees, top down, before single processes
+  int cycles = 2;        ///< at most this many top-down sweeps over the levels
+  int rounds = 4;        ///< propose-then-apply rounds per level and sweep
+  int partners = 3;      ///< each process looks at the blocks of its heaviest partners...
+  int blocks_tried = 2;  ///< ... and prices every leaf of the best of those blocks
+};
+
+/// The kept mapping's sibling subtrees mapped again two at a time
+/// (src/strategies/pair_remapping.h).
+struct PairRemapContext {
+  /// Passes over the pairs that exchange traffic (0 = none), until one changes nothing.
+  int rounds = 0;
+  int runs = 4;  ///< multilevel top-down mappings (seeds) made of each pair, each refined
+  /// Bisection attempts in those mappings (partition.attempts for them): many cheap restarts
+  /// find more than a few costly ones (on G1 3 gave the same costs as strong's 8 in 40% less
+  /// time).
+  int attempts = 3;
+  /// Only on inputs of at most this many processes: a round costs a mapping of every pair that
+  /// talks (S2: 4164 pairs of 128-process groups, for a mapping already at the optimum).
+  kernels::Index max_processes = 8192;
+};
+
+struct BaselineContext {
+  std::uint64_t seed = 1;  ///< random and MPIPP starts
+};
+
+/// A candidate mapping the driver tries, one file each under src/strategies/.
+enum class Strategy {
+  kBottomUp,           ///< TreeMatch's walk (Algorithm 1) over the tree's levels
+  kPrioritisedLinks,   ///< the walk with the levels under each costly link merged, per depth
+  kGreedyTopDown,      ///< greedy splits above each depth, the walk below, per depth
+  kMultilevelTopDown,  ///< multilevel bisections above depth - 2, the walk below, per seed
+  kIdentity,           ///< rank i on slot i (what a launcher does by default)
+};
+
+/// What the driver (src/driver/treematch.h) runs: the strategies in order, each candidate refined,
+/// the cheapest (weighted cost) kept, the earlier on ties.
+struct DriverContext {
+  std::vector<Strategy> strategies{Strategy::kBottomUp, Strategy::kPrioritisedLinks,
+                                   Strategy::kGreedyTopDown, Strategy::kMultilevelTopDown,
+                                   Strategy::kIdentity};
+  /// The refinement and every strategy but the walk need the whole matrix in every process: by
+  /// default they run on matrices of at most this many entries (the size at which the
+  /// distributed levels gather it anyway), with or without mpirun, so the mapping never depends
+  /// on the rank count...
+  std::int64_t whole_matrix_max_entries = std::int64_t{1} << 22;
+  bool whole_matrix_forced = false;  ///< ... unless forced (--refine), gathering a distributed one
+  /// Once a strategy has given a candidate, the later ones are skipped (the identity, the floor,
+  /// still runs): a list read as "this one, or else that one where it does not apply" (the fast
+  /// preset: the multilevel top-down mapping, or the walk on matrices too large for it).
+  bool first_that_applies = false;
+  /// Above this many processes, where the multilevel top-down candidate is made, the walk over
+  /// the whole tree and the greedy top-down candidates are not (the multilevel one splits the
+  /// same way, better, and walks inside the nodes anyway). The walk won only at 512 processes or
+  /// fewer, by at most 0.2%, the greedy top-down mapping at 1024 or fewer; from 960 processes up
+  /// the walk lost on every bench case (clover-960 0.8%, clover-1024 1.6%, S1 7.8%, S2 7.7%, G1
+  /// 23%), the greedy one on G1 by 12%; together they took a quarter of the mapping time on S1,
+  /// S2 and G1.
+  kernels::Index multilevel_only_above = 2048;
+  /// Runs the default preset's strategies first (with this context's machine, placement and
+  /// threads), so that the mapping is never costlier than the default preset's (strong: more
+  /// attempts give lower cuts, not always cheaper mappings; clover-320 and maplib-btmz were
+  /// 0.1-0.4% costlier without it).
+  bool include_default = false;
+};
+
+/// How much time a mapping may take, in the manner of KaMinPar's presets and SharedMap's
+/// fast/eco/strong: each is a Context (preset_context); every option can still be changed.
+enum class Preset {
+  kFast,     ///< one cheap multilevel split per node, the walk inside; refines small matrices only
+  kDefault,  ///< the cheapest of the walks and top-down candidates, refined
+  kStrong,   ///< the default's candidates, then more candidates and attempts for lower cost
+};
+
+struct Context {
+  Preset preset = Preset::kDefault;  ///< the preset this context started from (for printing)
+  GroupingContext grouping;
+  WalkContext walk;
+  PrioritisedLinksContext prioritised;
+  GreedyTopDownContext greedy_top_down;
+  MultilevelTopDownContext multilevel;
+  PlacementContext placement;
+  PartitionContext partition;
+  RefinementContext refinement;
+  PairRemapContext pair_remap;
+  BaselineContext baselines;
+  DriverContext driver;
+  int threads = 0;  ///< 0 = all hardware threads
+  /// Not an option: where the driver reports its steps (a terminal's progress line); null: nowhere.
+  ProgressObserver* progress = nullptr;
+};
+
+std::string to_string(AritySplit split);
+std::string to_string(Strategy strategy);
+std::string to_string(Preset preset);
+/// "fast", "default" or "strong"; nothing for any other name.
+std::optional<Preset> parse_preset(std::string_view name);
+
+/// The context of a preset.
+Context preset_context(Preset preset);
+
+/// The default preset.
+Context default_context();
+
+/// Prints the effective context, one option per line (verbose mode): "name = value".
+std::string describe(const Context& ctx);
+
+/// Sets the option `name` (as describe() prints it: "partition.attempts",
+/// "driver.strategies", ...) to `value` (a number, 0/1/true/false, a split "table2|never|best",
+/// or a comma list of strategies). Throws std::invalid_argument saying what is wrong: an unknown
+/// name (listing the names), or a value that is not of the option's kind or out of its range.
+void set_option(Context& ctx, std::string_view name, std::string_view value);
+
+}  // namespace treematch
