@@ -4,11 +4,12 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <charconv>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <limits>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -25,6 +26,7 @@
 #include "io/mapping_writer.h"
 #include "io/process_binding.h"
 #include "io/rankfile_reader.h"
+#include "src/mpi/launcher_variables.h"
 
 namespace treematch::apps {
 namespace {
@@ -134,34 +136,23 @@ CLI::App* add_bind_command(CLI::App& app, BindOptions& options) {
   return bind;
 }
 
-/// The rank each launcher gives its processes: Open MPI's mpirun, PMIx launchers, Hydra (MPICH,
-/// Intel MPI, MVAPICH's mpiexec), MVAPICH's mpirun_rsh, srun (Cray MPICH and any MPI under Slurm).
-int launcher_rank() {
-  for (const char* variable :
-       {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "MV2_COMM_WORLD_RANK", "SLURM_PROCID"}) {
-    const char* value = std::getenv(variable);
-    if (value == nullptr) continue;
-    const std::string_view text(value);
-    int rank = -1;
-    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), rank);
-    if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || rank < 0) {
-      throw io::InputError(kSource,
-                           fmt::format("{}='{}' is not a rank", variable, text.substr(0, 20)));
-    }
-    return rank;
-  }
-  return -1;
-}
-
 int run_bind(const BindOptions& options) {
-  const int rank = launcher_rank();
-  if (rank < 0) {
-    throw io::InputError(kSource,
-                         "not started by a launcher (none of OMPI_COMM_WORLD_RANK, PMIX_RANK, "
-                         "PMI_RANK, MV2_COMM_WORLD_RANK, SLURM_PROCID is set): run mpirun ... "
-                         "treematch bind MAPPING "
-                         "-- PROGRAM");
+  std::optional<distributed::LauncherRank> launched;
+  try {
+    launched = distributed::launcher_rank();
+  } catch (const distributed::LauncherVariableError& e) {
+    throw io::InputError(kSource, e.what());
   }
+  if (!launched) {
+    throw io::InputError(kSource, fmt::format("not started by a launcher (none of {} is set): run "
+                                              "mpirun ... treematch bind MAPPING -- PROGRAM",
+                                              distributed::kLauncherRankVariables));
+  }
+  if (launched->rank > std::numeric_limits<int>::max()) {
+    throw io::InputError(kSource, fmt::format("{}={} is beyond any mapping's ranks",
+                                              launched->variable, launched->rank));
+  }
+  const auto rank = static_cast<int>(launched->rank);
   const std::string text = read_text(options.mapping);
   const auto first = text.find_first_not_of(" \t\r\n");
   Target target;

@@ -18,11 +18,6 @@ struct BindOptions {
 
 CLI::App* add_bind_command(CLI::App& app, BindOptions& options);
 
-/// The rank of this process as the launcher that started it says (OMPI_COMM_WORLD_RANK,
-/// PMIX_RANK, PMI_RANK or SLURM_PROCID, in this order), or -1 when none is set. Throws
-/// io::InputError naming the variable when its value is not a rank.
-int launcher_rank();
-
 /// Binds this process to the PUs the mapping gives its rank and replaces it with the command
 /// (execvp); returns only on failure, by throwing io::InputError (no launcher rank, a rank the
 /// mapping lacks, a host other than this one) or std::runtime_error (binding or exec failed).

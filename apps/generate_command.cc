@@ -1,10 +1,13 @@
-// `treematch generate`: the noisy hierarchical matrix of benchmark case D1, the geometric G1.
+// `treematch generate`: the noisy hierarchical matrix of benchmark case D1, the geometric G1,
+// the 27-point stencils of S1 to S3.
 #include "apps/generate_command.h"
 
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <iostream>
 #include <string>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -18,6 +21,7 @@
 #include "kernels/utility.h"
 #include "src/patterns/geometric_pattern.h"
 #include "src/patterns/hierarchical_pattern.h"
+#include "src/patterns/stencil_pattern.h"
 
 namespace treematch::apps {
 namespace {
@@ -47,6 +51,16 @@ class GraphRowSource final : public io::MatrixRowSource {
   kernels::CsrView graph_;
   Index next_ = 0;
 };
+
+/// Writes a pattern held in memory to `output` atomically.
+void write_graph(const CommGraph& graph, const std::string& output, io::MatrixFormat format,
+                 const io::MatrixWriteOptions& write, ProgressDisplay& progress) {
+  io::PendingFile pending(output);
+  GraphRowSource rows(graph);
+  ProgressRowSource source(rows, ProgressSpan{&progress, "writing"});
+  io::write_matrix(pending.temporary(), format, source, write);
+  pending.commit();
+}
 
 /// Says how much a dense hierarchical matrix will take before writing it, when that is more than
 /// 1 GB: every entry is written (noisy values take 18-19 characters of text each).
@@ -95,16 +109,67 @@ int run_geometric(const GenerateOptions& options, io::MatrixFormat format,
   }
   progress.step("drawing the points and cutting them into parts", -1.0);
   const CommGraph graph = make_geometric_pattern(spec);
-  io::PendingFile pending(options.output);
-  GraphRowSource rows(graph);
-  ProgressRowSource source(rows, ProgressSpan{&progress, "writing"});
-  io::write_matrix(pending.temporary(), format, source, write);
-  pending.commit();
+  write_graph(graph, options.output, format, write, progress);
   std::cerr << fmt::format(
       "treematch generate: geometric, {} ranks from {} points (degree {}, {} hotspots), seed {}: "
       "{} entries -> {} ({}), {:.3f} s\n",
       spec.ranks, spec.points, spec.degree, spec.hotspots, spec.seed, graph.nnz(), options.output,
       io::matrix_format_name(format), kernels::seconds_since(start));
+  return 0;
+}
+
+/// The box of `--grid` ("128x128x64"): three sides of at least 1.
+StencilSpec parse_grid(const std::string& grid) {
+  StencilSpec spec;
+  Index* sides[] = {&spec.nx, &spec.ny, &spec.nz};
+  std::string_view rest(grid);
+  for (int i = 0; i < 3; ++i) {
+    const std::size_t cut = i < 2 ? rest.find('x') : rest.size();
+    const std::string_view side = rest.substr(0, cut);
+    Index value = 0;
+    const auto [end, error] = std::from_chars(side.data(), side.data() + side.size(), value);
+    if (cut == std::string_view::npos || side.empty() || error != std::errc() ||
+        end != side.data() + side.size() || value < 1) {
+      throw io::InputError("--grid", fmt::format("'{}' is not NXxNYxNZ (three sides >= 1, e.g. "
+                                                 "128x128x64)",
+                                                 grid));
+    }
+    *sides[i] = value;
+    rest.remove_prefix(i < 2 ? cut + 1 : cut);
+  }
+  return spec;
+}
+
+int run_stencil(const GenerateOptions& options, io::MatrixFormat format,
+                const io::MatrixWriteOptions& write, std::chrono::steady_clock::time_point start,
+                ProgressDisplay& progress) {
+  if (options.grid.empty()) throw io::InputError("--grid", "generate stencil needs the grid");
+  StencilSpec spec = parse_grid(options.grid);
+  if (options.weights.size() != 3) {
+    throw io::InputError("--weights", fmt::format("{} values given; it takes face,edge,corner",
+                                                  options.weights.size()));
+  }
+  for (const double weight : options.weights) {
+    if (!(weight >= 0.0) || !std::isfinite(weight)) {
+      throw io::InputError("--weights", fmt::format("{} is not a finite value >= 0", weight));
+    }
+  }
+  spec.face = options.weights[0];
+  spec.edge = options.weights[1];
+  spec.corner = options.weights[2];
+  spec.seed = options.seed;
+  if (static_cast<double>(spec.nx) * static_cast<double>(spec.ny) * static_cast<double>(spec.nz) >
+      2147483647.0) {
+    throw io::InputError("--grid", fmt::format("{} has more than 2^31 - 1 cells", options.grid));
+  }
+  progress.step("building the stencil", -1.0);
+  const CommGraph graph = make_stencil_27(spec);
+  write_graph(graph, options.output, format, write, progress);
+  std::cerr << fmt::format(
+      "treematch generate: stencil {}x{}x{} (27-point, weights {} {} {}), seed {}: {} entries -> "
+      "{} ({}), {:.3f} s\n",
+      spec.nx, spec.ny, spec.nz, spec.face, spec.edge, spec.corner, spec.seed, graph.nnz(),
+      options.output, io::matrix_format_name(format), kernels::seconds_since(start));
   return 0;
 }
 
@@ -116,10 +181,11 @@ CLI::App* add_generate_command(CLI::App& app, GenerateOptions& options) {
       "write a synthetic matrix: hierarchical = 10^(depth - h) x (1 + noise x U[0,1)) between "
       "ranks whose common ancestor is h levels up, ranks on randomly permuted leaves; geometric "
       "= edges cut between the parts of a random geometric graph split by recursive coordinate "
-      "bisection into parts of equal work, ranks in random order");
-  generate->add_option("KIND", options.kind, "hierarchical | geometric")
+      "bisection into parts of equal work, ranks in random order; stencil = a 3-D 27-point "
+      "stencil, ranks in random order");
+  generate->add_option("KIND", options.kind, "hierarchical | geometric | stencil")
       ->required()
-      ->check(CLI::IsMember({"hierarchical", "geometric"}));
+      ->check(CLI::IsMember({"hierarchical", "geometric", "stencil"}));
   generate->add_option("OUT", options.output, "file to write (atomically)")->required();
   generate->add_option("--topology,-t", options.topology,
                        "hierarchical: the tree (hwloc synthetic string, tleaf or hwloc XML)");
@@ -138,9 +204,19 @@ CLI::App* add_generate_command(CLI::App& app, GenerateOptions& options) {
                    "geometric: regions of 20x work, where parts are small (0 = uniform)")
       ->check(at_least(0))
       ->capture_default_str();
+  generate->add_option("--grid", options.grid,
+                       "stencil: the box of processes, NXxNYxNZ (e.g. 128x128x64)");
+  generate
+      ->add_option("--weights", options.weights,
+                   "stencil: face,edge,corner: the volume to a neighbour across a face, an edge, "
+                   "a corner")
+      ->delimiter(',')
+      ->capture_default_str();
   generate->add_option("--noise", options.noise, "relative noise: entries x (1 + noise x U[0,1))")
       ->capture_default_str();
-  generate->add_option("--seed", options.seed, "seed of the rank permutation and of the noise")
+  generate
+      ->add_option("--seed", options.seed,
+                   "seed of the rank permutation (cells' order for stencil) and of the noise")
       ->capture_default_str();
   generate->add_flag(
       "--quiet,-q", options.quiet,
@@ -158,6 +234,7 @@ int run_generate(const GenerateOptions& options) {
   io::MatrixWriteOptions write;
   const io::MatrixFormat format = resolve_output(options.out, options.output, write.hdf5);
   if (options.kind == "geometric") return run_geometric(options, format, write, start, progress);
+  if (options.kind == "stencil") return run_stencil(options, format, write, start, progress);
   if (options.topology.empty()) {
     throw io::InputError("--topology", "generate hierarchical needs the tree (--topology)");
   }

@@ -1,8 +1,9 @@
-// `treematch generate`: writes synthetic communication matrices (the benchmarks' D1 and G1).
+// `treematch generate`: writes synthetic communication matrices (the benchmarks' D1, G1, stencils).
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -23,12 +24,15 @@ struct GenerateOptions {
   int points = 1 << 20;
   double degree = 8.0;
   int hotspots = 8;
+  // stencil: see treematch::StencilSpec
+  std::string grid;                                  ///< NXxNYxNZ
+  std::vector<double> weights{1000.0, 100.0, 10.0};  ///< face, edge, corner
   MatrixOutputOptions out;
 };
 
 CLI::App* add_generate_command(CLI::App& app, GenerateOptions& options);
 
-/// Writes the matrix (HierarchicalPattern, or make_geometric_pattern) to `output`
+/// Writes the matrix (HierarchicalPattern, make_geometric_pattern or make_stencil_27) to `output`
 /// atomically; one summary line on stderr.
 int run_generate(const GenerateOptions& options);
 

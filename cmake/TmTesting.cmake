@@ -74,7 +74,7 @@ set(ENV{UBSAN_OPTIONS} "@TM_UBSAN_OPTIONS@:$ENV{UBSAN_OPTIONS}")
   # suppress by; full (DWARF) unwinding at each malloc reaches the Open MPI entry points the
   # suppressions name. Only in processes that run MPI: it costs them up to half as much CPU again.
   list(APPEND TM_MPI_TEST_ENVIRONMENT "ASAN_OPTIONS=fast_unwind_on_malloc=0")
-  # distributed_mapping_mpi_test.np4 takes about 4 minutes here on 2 cores: too close to 5.
+  # An MPI test under ASan takes up to 3 minutes here on 2 cores: too close to 5.
   set(TM_MPI_TEST_TIMEOUT 900)
 endif()
 
@@ -92,7 +92,11 @@ if(TM_SANITIZE)
 endif()
 
 # tm_add_test(NAME SOURCES... [LIBS ...]): one GoogleTest binary, each TEST discovered by CTest.
+# None of them starts mpiexec, so a TM_TESTS_MPI_ONLY build leaves them out.
 function(tm_add_test name)
+  if(TM_TESTS_MPI_ONLY)
+    return()
+  endif()
   cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest_main tm_warnings)
@@ -101,12 +105,17 @@ function(tm_add_test name)
                        DISCOVERY_TIMEOUT 60)
 endfunction()
 
-# tm_add_mpi_test(NAME SOURCES... [LIBS ...] RANKS r1 r2 ...): one GoogleTest binary run through
-# mpiexec once per rank count (oversubscribed, allowed as root), each run a CTest test labelled mpi.
+# tm_add_mpi_test(NAME SOURCES... [LIBS ...] RANKS r1 r2 ... [SANITIZED_RANKS r ...]): one
+# GoogleTest binary run through mpiexec once per rank count (oversubscribed, allowed as root), each
+# run a CTest test labelled mpi. Under TM_SANITIZE only the SANITIZED_RANKS runs are registered
+# when given: the same code at more ranks adds little for the sanitizers and much time on 2 cores.
 function(tm_add_mpi_test name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;RANKS" ${ARGN})
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;RANKS;SANITIZED_RANKS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest MPI::MPI_CXX tm_warnings)
+  if(TM_SANITIZE AND ARG_SANITIZED_RANKS)
+    set(ARG_RANKS ${ARG_SANITIZED_RANKS})
+  endif()
   foreach(ranks IN LISTS ARG_RANKS)
     add_test(NAME ${name}.np${ranks}
              COMMAND ${TM_MPIEXEC} -n ${ranks} $<TARGET_FILE:${name}>

@@ -149,10 +149,33 @@ Csr aggregate_rows(CsrView graph, const Groups& groups, bool parallel) {
     RowAccumulator accumulator(count);
     build(accumulator, 0, count);
   }
-  return compact(count, bound, length, targets, weights, parallel);
+  Csr out = compact(count, bound, length, targets, weights, parallel);
+  mirror_upper_triangle(out);
+  return out;
 }
 
 }  // namespace
+
+void mirror_upper_triangle(Csr& matrix) {
+  const Index rows = static_cast<Index>(matrix.offsets.size()) - 1;
+  // Only entries below the diagonal are written, only entries above it read: no row races.
+  const auto mirror_row = [&](Index g) {
+    for (Offset e = matrix.offsets[at(g)]; e < matrix.offsets[at(g) + 1]; ++e) {
+      const Index h = matrix.targets[at(e)];
+      if (h >= g) break;  // sorted: the rest is above the diagonal
+      const auto first = matrix.targets.begin() + matrix.offsets[at(h)];
+      const auto last = matrix.targets.begin() + matrix.offsets[at(h) + 1];
+      const auto found = std::lower_bound(first, last, g);
+      if (found != last && *found == g)
+        matrix.weights[at(e)] = matrix.weights[at(found - matrix.targets.begin())];
+    }
+  };
+  if (worth_tasks(rows)) {
+    tbb::parallel_for(Index{0}, rows, mirror_row);
+  } else {
+    for (Index g = 0; g < rows; ++g) mirror_row(g);
+  }
+}
 
 PartialRowFolder::PartialRowFolder(Index groups) : acc_(at(groups), 0.0), stamp_(at(groups), -1) {}
 

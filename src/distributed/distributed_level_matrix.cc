@@ -162,6 +162,38 @@ ReceivedPartials exchange_partials(MPI_Comm comm, kernels::CsrView rows, Index f
   return got;
 }
 
+/// An entry below the diagonal and the value of its mirror above it.
+struct MirroredEntry {
+  Index row;  ///< g, above `column`
+  Index column;
+  Weight weight;  ///< r[column][row]
+};
+
+/// kernels::mirror_upper_triangle on rows held in blocks (this rank's rows from `first`): each
+/// held row h sends r[h][g], g > h, to the rank holding row g, which writes it into r[g][h].
+void mirror_upper_triangle(MPI_Comm comm, kernels::Csr& held, Index first,
+                           const RowBlocks& blocks) {
+  std::vector<std::vector<MirroredEntry>> outgoing(blocks.starts.size() - 1);
+  const Index rows = static_cast<Index>(held.offsets.size()) - 1;
+  for (Index l = 0; l < rows; ++l) {
+    for (Offset e = held.offsets[at(l)]; e < held.offsets[at(l) + 1]; ++e) {
+      const Index g = held.targets[at(e)];
+      if (g > first + l) {
+        outgoing[static_cast<std::size_t>(blocks.rank_of(g))].push_back(
+            MirroredEntry{g, first + l, held.weights[at(e)]});
+      }
+    }
+  }
+  for (const MirroredEntry& entry : all_to_all(comm, outgoing)) {
+    const Index l = entry.row - first;
+    const auto begin = held.targets.begin() + held.offsets[at(l)];
+    const auto end = held.targets.begin() + held.offsets[at(l) + 1];
+    const auto found = std::lower_bound(begin, end, entry.column);
+    if (found != end && *found == entry.column)
+      held.weights[at(found - held.targets.begin())] = entry.weight;
+  }
+}
+
 }  // namespace
 
 RowBlocks RowBlocks::even(Index rows, int ranks, Index unit) {
@@ -397,6 +429,7 @@ std::unique_ptr<LevelMatrix> DistributedLevelMatrix::aggregate(
       next.offsets[at(g) + 1] = static_cast<Offset>(next.targets.size());
     }
   }
+  mirror_upper_triangle(comm_, next, group_first, next_blocks);
   // Small enough: every rank takes the whole next level and continues with threads only.
   Offset local = next.offsets.back();
   Offset total = 0;

@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "src/mpi/launcher_variables.h"
+
 namespace treematch::distributed {
 
 void check_mpi(int code, const char* call) {
@@ -30,64 +32,11 @@ int size_of(MPI_Comm comm) {
   return size;
 }
 
-namespace {
-
-/// True when a process manager an MPI can join set this process up (mpirun, Hydra, srun with an
-/// MPI plugin).
-bool has_process_manager() {
-  for (const char* variable :
-       {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "PMI_RANK", "MPI_LOCALNRANKS"}) {
-    if (std::getenv(variable) != nullptr) return true;
-  }
-  return false;
-}
-
-/// True when srun started this step with several tasks.
-bool srun_of_several_tasks() {
-  const char* tasks = std::getenv("SLURM_STEP_NUM_TASKS");
-  return tasks != nullptr && std::strtol(tasks, nullptr, 10) > 1;
-}
-
-}  // namespace
-
 bool launched_by_mpi() {
   return has_process_manager() || srun_of_several_tasks();
 }
 
 namespace {
-
-/// How many processes the launcher says it started, this one's place among them, and what makes
-/// them one job, from the variables each launcher sets in its ranks; size 0 when none is set.
-struct LauncherJob {
-  const char* launcher = "";
-  const char* remedy = "";  ///< "" = start it with its own MPI's launcher
-  long size = 0;
-  long rank = 0;
-};
-
-LauncherJob launcher_job() {
-  struct Source {
-    const char* launcher;
-    const char* remedy;
-    const char* size;
-    const char* rank;
-  };
-  // Open MPI's first: its mpirun also sets PMIx variables. srun without an MPI plugin sets only
-  // its own variables, and the ranks of any MPI start alone.
-  for (const Source& source :
-       {Source{"Open MPI's mpirun", "", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_RANK"},
-        Source{"a PMI launcher (MPICH's Hydra, srun --mpi=pmi2)", "", "PMI_SIZE", "PMI_RANK"},
-        Source{"srun",
-               "give srun the plugin of its MPI (--mpi=pmi2 for MPICH, --mpi=pmix for Open MPI)",
-               "SLURM_STEP_NUM_TASKS", "SLURM_PROCID"}}) {
-    const char* size = std::getenv(source.size);
-    const char* rank = std::getenv(source.rank);
-    if (size == nullptr) continue;
-    return LauncherJob{source.launcher, source.remedy, std::strtol(size, nullptr, 10),
-                       rank == nullptr ? 0 : std::strtol(rank, nullptr, 10)};
-  }
-  return {};
-}
 
 /// The first line of MPI_Get_library_version ("MPICH Version: 4.0.2", "Open MPI v4.1.4, ...").
 std::string library_name() {
@@ -127,6 +76,15 @@ void refuse_unseen_ranks(const LauncherJob& job) {
 }  // namespace
 
 MpiEnvironment::MpiEnvironment(int& argc, char**& argv) {
+  try {
+    start(argc, argv);
+  } catch (const LauncherVariableError& e) {  // a launcher's variable that holds no number
+    std::cerr << ("treematch: " + std::string(e.what()) + "\n") << std::flush;
+    std::exit(2);
+  }
+}
+
+void MpiEnvironment::start(int& argc, char**& argv) {
   if (!launched_by_mpi()) return;
   // srun without an MPI plugin: Open MPI would abort inside MPI_Init, MPICH start each rank alone.
   if (!has_process_manager()) refuse_unseen_ranks(launcher_job());

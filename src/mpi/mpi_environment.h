@@ -25,13 +25,14 @@ int size_of(MPI_Comm comm);
 
 /// True when mpirun/mpiexec (Open MPI, MPICH/Hydra) or srun (an MPI plugin, or several tasks)
 /// started this process: only then is MPI initialised, so a plain `treematch` run pays no MPI
-/// start-up cost.
+/// start-up cost. Throws LauncherVariableError (src/mpi/launcher_variables.h).
 bool launched_by_mpi();
 
 /// RAII for MPI_Init_thread / MPI_Finalize. Inactive (size 1, rank 0) when not launched by MPI.
 /// A launcher that started several ranks which MPI sees as one each (a binary of one MPI under
 /// another MPI's launcher, srun without an MPI plugin) ends every rank with exit code 2 and one
-/// line, from the launcher's rank 0, naming both.
+/// line, from the launcher's rank 0, naming both; a launcher variable that holds no number ends
+/// it with exit code 2 and one line naming the variable.
 class MpiEnvironment {
  public:
   MpiEnvironment(int& argc, char**& argv);
@@ -47,6 +48,8 @@ class MpiEnvironment {
   [[noreturn]] void abort(const std::string& message, int code) const;
 
  private:
+  void start(int& argc, char**& argv);
+
   bool active_ = false;
   int rank_ = 0;
   int size_ = 1;

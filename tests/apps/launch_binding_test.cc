@@ -498,6 +498,21 @@ TEST(BindWrapper, OutsideALauncherIsAOneLineError) {
   EXPECT_NE(run.err.find("not started by a launcher"), std::string::npos) << run.err;
 }
 
+TEST(BindWrapper, ARankVariableThatHoldsNoRankIsAOneLineError) {
+  TempDir dir;
+  std::vector<Cpus> expected;
+  const std::string json = rotated_mapping(dir, expected);
+  const CommandResult run = run_shell("OMPI_COMM_WORLD_RANK=x7 " + std::string(TM_BINARY) +
+                                          " bind " + quote(json) + " -- " + kPrint,
+                                      dir.file("out.txt"), dir.file("err.txt"));
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_TRUE(run.out.empty()) << run.out;
+  EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
+  EXPECT_NE(run.err.find("OMPI_COMM_WORLD_RANK='x7' is not a non-negative integer"),
+            std::string::npos)
+      << run.err;
+}
+
 TEST(BindWrapper, ARankOnAnotherHostIsAOneLineError) {
   TempDir dir;
   const std::string json =

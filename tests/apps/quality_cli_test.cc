@@ -111,19 +111,46 @@ TEST(CliLinkCosts, BadListsAreOneLineErrors) {
   EXPECT_TRUE(word.out.empty());
 }
 
+/// Runs `treematch ARGS OUT` twice (files a.EXT and b.EXT): both succeed and write the same
+/// bytes. Returns the matrix read back.
+CommGraph generated_twice_alike(const std::string& args, const std::string& extension,
+                                TempDir& dir) {
+  const std::string a = dir.file("a." + extension);
+  const std::string b = dir.file("b." + extension);
+  EXPECT_EQ(run_treematch(args + " " + a, dir).exit_code, 0);
+  EXPECT_EQ(run_treematch(args + " " + b, dir).exit_code, 0);
+  EXPECT_EQ(read_text(a), read_text(b));
+  return io::read_matrix(a);
+}
+
 TEST(CliGenerate, GeometricIsDeterministicAndReadsBack) {
   TempDir dir;
-  const std::string args = "generate geometric --ranks 48 --points 5000 --seed 7 ";
-  ASSERT_EQ(run_treematch(args + dir.file("a.graph"), dir).exit_code, 0);
-  ASSERT_EQ(run_treematch(args + dir.file("b.graph"), dir).exit_code, 0);
-  EXPECT_EQ(read_text(dir.file("a.graph")), read_text(dir.file("b.graph")));
-  const CommGraph graph = io::read_matrix(dir.file("a.graph"));
+  const CommGraph graph =
+      generated_twice_alike("generate geometric --ranks 48 --points 5000 --seed 7", "graph", dir);
   EXPECT_EQ(graph.size(), 48);
   EXPECT_GT(graph.nnz(), 48);
   const CommandResult few =
       run_treematch("generate geometric --ranks 48 --points 10 " + dir.file("c.graph"), dir);
   EXPECT_NE(few.exit_code, 0);
   EXPECT_NE(few.err.find("--points"), std::string::npos) << few.err;
+}
+
+TEST(CliGenerate, StencilHasTheNeighboursAndWeightsOfEachCell) {
+  TempDir dir;
+  // 3 x 2 x 2 cells hold 20 face pairs (x: 2 per line x 4 lines, y: 6, z: 6), 22 edge pairs (xy: 8,
+  // xz: 8, yz: 6) and 8 corner pairs; each pair is stored both ways.
+  const CommGraph graph = generated_twice_alike(
+      "generate stencil --grid 3x2x2 --weights 1,0.5,0.25 --seed 3", "mat", dir);
+  ASSERT_EQ(graph.size(), 12);
+  EXPECT_EQ(graph.nnz(), 2 * (20 + 22 + 8));
+  EXPECT_DOUBLE_EQ(graph.total_volume(), 2 * (20 * 1.0 + 22 * 0.5 + 8 * 0.25));
+  const CommandResult bad = run_treematch("generate stencil --grid 3x2 " + dir.file("c.mat"), dir);
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("'3x2' is not NXxNYxNZ"), std::string::npos) << bad.err;
+  const CommandResult two =
+      run_treematch("generate stencil --grid 2x2x2 --weights 1,2 " + dir.file("d.mat"), dir);
+  EXPECT_EQ(two.exit_code, 2);
+  EXPECT_NE(two.err.find("--weights"), std::string::npos) << two.err;
 }
 
 }  // namespace

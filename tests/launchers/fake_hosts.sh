@@ -40,6 +40,8 @@
 # directory.
 
 FAKE_HOSTS_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=slurm_conf.sh
+. "$FAKE_HOSTS_HERE/slurm_conf.sh"
 
 fake_fail() {
   echo "fail: $*" >&2
@@ -238,37 +240,13 @@ PROLOG
 ClusterName=fakehosts
 SlurmctldHost=$(hostname)(127.0.0.1)
 SlurmctldPort=$port
-AuthType=auth/none
-CredType=cred/none
-SlurmUser=root
-SlurmdUser=root
-StateSaveLocation=$dir/state
 SlurmdSpoolDir=$dir/spool/%n
 SlurmctldPidFile=$dir/slurmctld.pid
 SlurmdPidFile=$dir/slurmd.%n.pid
 SlurmctldLogFile=$dir/slurmctld.log
 SlurmdLogFile=$dir/slurmd.%n.log
-SlurmctldDebug=info
-SlurmdDebug=info
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/affinity
 TaskProlog=$dir/task_prolog.sh
-TmpFS=$dir/tmp
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-SchedulerType=sched/builtin
-MpiDefault=none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-JobCompType=jobcomp/none
-MailProg=/bin/true
-ReturnToService=2
-SlurmctldTimeout=30
-SlurmdTimeout=30
-MessageTimeout=10
-InactiveLimit=0
-KillWait=2
-MinJobAge=10
+$(slurm_conf_common "$dir")
 CONF
   for host in "$@"; do
     # What slurmd finds on the host (its XML), less the memory (this machine's, and it varies).

@@ -29,6 +29,8 @@ cmd=$1
 mkdir -p "$2" 2>/dev/null || die "cannot create directory $2"
 DIR=$(cd "$2" && pwd -P) || die "cannot enter $2"
 CONF=$DIR/slurm.conf
+# shellcheck source=slurm_conf.sh
+. "$(dirname "${BASH_SOURCE[0]}")/slurm_conf.sh"
 export SLURM_CONF=$CONF
 
 # PIDs of processes whose command line contains "-f DIR/slurm.conf", named $1
@@ -126,38 +128,12 @@ ClusterName=onenode
 SlurmctldHost=$host(127.0.0.1)
 SlurmctldPort=$port
 SlurmdPort=$((port + 1))
-AuthType=auth/none
-CredType=cred/none
-SlurmUser=root
-SlurmdUser=root
-StateSaveLocation=$DIR/state
 SlurmdSpoolDir=$DIR/spool
-# The cluster's own TmpFS: job ids restart at 1 in every new cluster, and the PMIx plugin refuses
-# to start a step whose /tmp/spmix_appdir_<uid>_<job>.<step> an earlier cluster left behind.
-TmpFS=$DIR/tmp
 SlurmctldPidFile=$DIR/slurmctld.pid
 SlurmdPidFile=$DIR/slurmd.pid
 SlurmctldLogFile=$DIR/slurmctld.log
 SlurmdLogFile=$DIR/slurmd.log
-SlurmctldDebug=info
-SlurmdDebug=info
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/affinity
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-SchedulerType=sched/builtin
-MpiDefault=none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-JobCompType=jobcomp/none
-MailProg=/bin/true
-ReturnToService=2
-SlurmctldTimeout=30
-SlurmdTimeout=30
-MessageTimeout=10
-InactiveLimit=0
-KillWait=2
-MinJobAge=10
+$(slurm_conf_common "$DIR")
 $nodeline
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=NO
 ${SLURM_ONE_NODE_EXTRA:-}

@@ -5,9 +5,10 @@
 # and with the fast preset (its multilevel mapping; with --gather-entries, its fallback walk) and
 # the strong preset; and --verbose under 3 ranks prints the options once and says the run was
 # distributed.
-#   map_any_rank_count.sh TREEMATCH TM_MPIEXEC MATRIX   (TM_MPIEXEC: cmake/TmTesting.cmake)
+#   map_any_rank_count.sh TREEMATCH TM_MPIEXEC MATRIX [RANKS]   (TM_MPIEXEC: cmake/TmTesting.cmake;
+#   RANKS: the rank counts, "1 2 3" unless given)
 set -euo pipefail
-treematch=$1 mpiexec=$2 matrix=$3
+treematch=$1 mpiexec=$2 matrix=$3 rank_counts=${4:-1 2 3}
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 # A failing command shows its stderr (kept aside otherwise: the summaries are not the test's).
@@ -24,7 +25,7 @@ for options in "" "--gather-entries 1000" "--preset fast" "--preset fast --gathe
                "--preset strong"; do
   # shellcheck disable=SC2086  # the options are words
   run "$treematch" map -m "$scratch/m.h5" -t "$topology" $options -o "$scratch/plain"
-  for ranks in 1 2 3; do
+  for ranks in $rank_counts; do
     # shellcheck disable=SC2086
     run "$mpiexec" -n "$ranks" \
       "$treematch" map -m "$scratch/m.h5" -t "$topology" $options -o "$scratch/r$ranks"
@@ -33,8 +34,21 @@ for options in "" "--gather-entries 1000" "--preset fast" "--preset fast --gathe
       exit 1
     fi
   done
-  echo "map '$options': plain and 1, 2, 3 ranks identical"
+  echo "map '$options': plain and $rank_counts ranks identical"
 done
+run "$treematch" generate stencil "$scratch/thirds.h5" --grid 64x64x16 \
+  --weights 1,0.5,0.3333333333333333 --seed 2 --quiet
+thirds=(map -m "$scratch/thirds.h5" -t "group:512 group:16 pack:2 core:4 pu:1" --preset fast
+  --gather-entries 100000)
+run "$treematch" "${thirds[@]}" -o "$scratch/plain"
+for ranks in $rank_counts; do
+  run "$mpiexec" -n "$ranks" "$treematch" "${thirds[@]}" -o "$scratch/r$ranks"
+  if ! cmp -s "$scratch/plain" "$scratch/r$ranks"; then
+    echo "map of the stencil weighted in thirds under $ranks ranks differs from the plain run" >&2
+    exit 1
+  fi
+done
+echo "stencil weighted in thirds: plain and $rank_counts ranks identical"
 # Under mpiexec the job prints the options once and says it ran distributed.
 run "$mpiexec" -n 3 \
   "$treematch" map -m "$scratch/m.h5" -t "$topology" --verbose -o "$scratch/verbose"
