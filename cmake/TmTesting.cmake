@@ -91,6 +91,14 @@ if(TM_SANITIZE)
   set(TM_PRELOAD_RUNTIME "${tm_asan_runtime}:")
 endif()
 
+# tm_unity_build(TARGET): compiles TARGET's sources a few to one translation unit. A test file
+# parses GoogleTest's headers and the project's for a few tests; together they parse them once,
+# which takes about half the suites' compile time off every build. Helpers in a test file's
+# anonymous namespace must then have names of their own.
+function(tm_unity_build target)
+  set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 6)
+endfunction()
+
 # tm_add_test(NAME SOURCES... [LIBS ...]): one GoogleTest binary, each TEST discovered by CTest.
 # None of them starts mpiexec, so a TM_TESTS_MPI_ONLY build leaves them out.
 function(tm_add_test name)
@@ -99,6 +107,7 @@ function(tm_add_test name)
   endif()
   cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
+  tm_unity_build(${name})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest_main tm_warnings)
   gtest_discover_tests(${name} WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
                        PROPERTIES ENVIRONMENT "TM_SOURCE_DIR=${PROJECT_SOURCE_DIR}"
@@ -112,6 +121,7 @@ endfunction()
 function(tm_add_mpi_test name)
   cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;RANKS;SANITIZED_RANKS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
+  tm_unity_build(${name})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest MPI::MPI_CXX tm_warnings)
   if(TM_SANITIZE AND ARG_SANITIZED_RANKS)
     set(ARG_RANKS ${ARG_SANITIZED_RANKS})

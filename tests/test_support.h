@@ -60,4 +60,11 @@ inline std::string data_dir() {
 #endif
 }
 
+/// CloverLeaf's 128-rank pattern from PaCoS (in the shared data), and the machine the CLI tests
+/// map it on: 4 nodes x 2 sockets x 16 cores.
+inline std::string clover128() {
+  return data_dir() + "/pacos/examples/taskgraph/CloverLeaf128.APHiD";
+}
+inline const std::string kClusterOf128 = "tleaf 3 4 100 2 10 16 1";
+
 }  // namespace treematch::testing

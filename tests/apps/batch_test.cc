@@ -25,7 +25,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 // 8 machines x 8 cores = 64 leaves: 64.mat fills it.
-const std::string kTopology = "tleaf 2 8 10 8 1";
+const std::string kBatchTopology = "tleaf 2 8 10 8 1";
 
 std::string taskgraph(const std::string& name) {
   return data_dir() + "/pacos/examples/taskgraph/" + name;
@@ -54,7 +54,7 @@ class BatchCli : public ::testing::Test {
   [[nodiscard]] json summary() const { return json::parse(read_text(out() / "summary.json")); }
   CommandResult batch(const std::string& extra) const {
     return run_treematch(
-        "batch -t " + quote(kTopology) + " --out " + quote(out().string()) + " " + extra, dir);
+        "batch -t " + quote(kBatchTopology) + " --out " + quote(out().string()) + " " + extra, dir);
   }
 
   TempDir dir;
@@ -173,7 +173,7 @@ TEST_F(BatchCli, OutputsAreThoseOfMap) {
     for (const std::string name : {"16.mat", "32.mat", "64.mat"}) {
       const CommandResult map =
           run_treematch("map --format " + format + " -m " + quote((in() / name).string()) + " -t " +
-                            quote(kTopology),
+                            quote(kBatchTopology),
                         dir);
       ASSERT_EQ(map.exit_code, 0) << map.err;
       EXPECT_EQ(read_text(out() / (name + "." + format)), map.out) << name << " " << format;
@@ -184,7 +184,7 @@ TEST_F(BatchCli, OutputsAreThoseOfMap) {
 TEST_F(BatchCli, SummaryCostsAreThoseOfTheMappingsAndBaselines) {
   ASSERT_EQ(batch(quote(in().string())).exit_code, 1);
   const json rows = summary()["patterns"];
-  const Topology topology = io::read_topology(kTopology);
+  const Topology topology = io::read_topology(kBatchTopology);
   for (std::size_t i = 0; i < 3; ++i) {
     const std::string name = rows[i]["name"];
     const CommGraph graph = io::read_matrix((in() / name).string());

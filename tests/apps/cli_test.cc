@@ -21,12 +21,6 @@
 namespace treematch::testing {
 namespace {
 
-const std::string kTopology = "tleaf 3 4 100 2 10 16 1";  // 4 nodes x 2 sockets x 16 cores
-
-std::string clover128() {
-  return data_dir() + "/pacos/examples/taskgraph/CloverLeaf128.APHiD";
-}
-
 /// The lines of `text`, '#' comment lines left out.
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;
@@ -41,7 +35,7 @@ std::vector<std::string> lines_of(const std::string& text) {
 TEST(CliMap, PermIsAPermutationWhoseCostTheCheckerConfirms) {
   TempDir dir;
   const CommandResult run =
-      run_treematch("map -m " + quote(clover128()) + " -t " + quote(kTopology), dir);
+      run_treematch("map -m " + quote(clover128()) + " -t " + quote(kClusterOf128), dir);
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const std::vector<Index> leaves = parse_perm(run.out);
   ASSERT_EQ(leaves.size(), 128u);
@@ -50,11 +44,11 @@ TEST(CliMap, PermIsAPermutationWhoseCostTheCheckerConfirms) {
 
   // Independent check: recompute the cost and compare with the summary and with `eval`.
   const CommGraph graph = io::read_matrix(clover128());
-  const Topology topology = io::read_topology(kTopology);
+  const Topology topology = io::read_topology(kClusterOf128);
   const MappingCost cost = evaluate_cost(graph, topology, Mapping{leaves});
   std::ofstream(dir.file("ours.perm")) << run.out;
   const CommandResult eval =
-      run_treematch("eval --json -m " + quote(clover128()) + " -t " + quote(kTopology) +
+      run_treematch("eval --json -m " + quote(clover128()) + " -t " + quote(kClusterOf128) +
                         " --mapping " + dir.file("ours.perm"),
                     dir);
   ASSERT_EQ(eval.exit_code, 0) << eval.err;
@@ -66,7 +60,7 @@ TEST(CliMap, PermIsAPermutationWhoseCostTheCheckerConfirms) {
 TEST(CliMap, CompareListsEveryBaselineAndTreeMatchBeatsPacked) {
   TempDir dir;
   const CommandResult run = run_treematch(
-      "map --compare --format json -m " + quote(clover128()) + " -t " + quote(kTopology), dir);
+      "map --compare --format json -m " + quote(clover128()) + " -t " + quote(kClusterOf128), dir);
   ASSERT_EQ(run.exit_code, 0) << run.err;
   for (const char* name : {"treematch", "packed", "round-robin", "random", "MPIPP.1", "MPIPP.5"}) {
     EXPECT_NE(run.err.find(name), std::string::npos) << name;
@@ -111,7 +105,7 @@ TEST(CliMap, RankfileNamesHostsAndSlotsWithinANode) {
   const std::string out = dir.file("job.rankfile");
   const CommandResult run =
       run_treematch("map --format rankfile --node-size 32 --hosts a,b,c,d -m " +
-                        quote(clover128()) + " -t " + quote(kTopology) + " -o " + out,
+                        quote(clover128()) + " -t " + quote(kClusterOf128) + " -o " + out,
                     dir);
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_TRUE(run.out.empty());
@@ -130,7 +124,7 @@ TEST(CliMap, SlurmAndHydraBindEveryRankOnce) {
   TempDir dir;
   for (const std::string format : {"slurm", "hydra"}) {
     const CommandResult run = run_treematch("map --node-size 32 --format " + format + " -m " +
-                                                quote(clover128()) + " -t " + quote(kTopology),
+                                                quote(clover128()) + " -t " + quote(kClusterOf128),
                                             dir);
     ASSERT_EQ(run.exit_code, 0) << run.err;
     std::size_t bound = 0;

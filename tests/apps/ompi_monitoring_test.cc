@@ -24,7 +24,7 @@ namespace {
 namespace fs = std::filesystem;
 
 // 4 machines x 4 cores for the 16 ranks of the sample (a 4 x 4 halo, a ring, an allreduce).
-const std::string kTopology = "tleaf 2 4 100 4 1";
+const std::string kMonitoredTopology = "tleaf 2 4 100 4 1";
 
 std::string sample_dir() {
   return data_dir() + "/ompi-monitoring-sample/stencil16";
@@ -66,12 +66,12 @@ TEST_F(OmpiMonitoringCli, ConvertSaysWhatItRead) {
 
 TEST_F(OmpiMonitoringCli, MapWritesARankfileWhoseCostTheCheckerConfirms) {
   const std::string rankfile = dir.file("job.rankfile");
-  const CommandResult map =
-      run_treematch("map --matrix " + quote(pattern()) + " --topology " + quote(kTopology) +
-                        " --node-size 4 --hosts n0,n1,n2,n3 --format "
-                        "rankfile -o " +
-                        quote(rankfile),
-                    dir);
+  const CommandResult map = run_treematch("map --matrix " + quote(pattern()) + " --topology " +
+                                              quote(kMonitoredTopology) +
+                                              " --node-size 4 --hosts n0,n1,n2,n3 --format "
+                                              "rankfile -o " +
+                                              quote(rankfile),
+                                          dir);
   ASSERT_EQ(map.exit_code, 0) << map.err;
   std::istringstream lines(read_text(rankfile));
   const std::regex form(R"(rank (\d+)=(n[0-3]) slot=([0-3]))");
@@ -88,13 +88,15 @@ TEST_F(OmpiMonitoringCli, MapWritesARankfileWhoseCostTheCheckerConfirms) {
   EXPECT_EQ(slots.size(), 16u);
 
   // The same mapping as a permutation; its cost recomputed from the converted file.
-  const CommandResult perm = run_treematch(
-      "map --compare --format json --matrix " + quote(pattern()) + " -t " + quote(kTopology), dir);
+  const CommandResult perm =
+      run_treematch("map --compare --format json --matrix " + quote(pattern()) + " -t " +
+                        quote(kMonitoredTopology),
+                    dir);
   ASSERT_EQ(perm.exit_code, 0) << perm.err;
   const auto report = nlohmann::json::parse(perm.out);
   const std::vector<Index> leaves = report["mapping"].get<std::vector<Index>>();
-  const MappingCost cost =
-      evaluate_cost(io::read_matrix(pattern()), io::read_topology(kTopology), Mapping{leaves});
+  const MappingCost cost = evaluate_cost(io::read_matrix(pattern()),
+                                         io::read_topology(kMonitoredTopology), Mapping{leaves});
   EXPECT_DOUBLE_EQ(report["costs"]["treematch"]["hop_bytes"].get<double>(), cost.hop_bytes);
   // Rows of the grid per machine (packed) cut 12 halo links; 2 x 2 blocks cut 8.
   EXPECT_LT(cost.hop_bytes, report["costs"]["packed"]["hop_bytes"].get<double>());
@@ -103,7 +105,7 @@ TEST_F(OmpiMonitoringCli, MapWritesARankfileWhoseCostTheCheckerConfirms) {
 TEST_F(OmpiMonitoringCli, MatrixNamesATrafficClassInsideTheFile) {
   // map and eval read pattern.h5:/external (size and msg), or one matrix of it (size only).
   const CommandResult map = run_treematch(
-      "map --matrix " + quote(pattern() + ":/external") + " -t " + quote(kTopology), dir);
+      "map --matrix " + quote(pattern() + ":/external") + " -t " + quote(kMonitoredTopology), dir);
   ASSERT_EQ(map.exit_code, 0) << map.err;
   std::ofstream(dir.file("external.perm")) << map.out;
   const std::vector<Index> leaves = parse_perm(map.out);
@@ -112,27 +114,29 @@ TEST_F(OmpiMonitoringCli, MatrixNamesATrafficClassInsideTheFile) {
   for (const std::string metric : {"size", "msg", "avg"}) {
     const CommandResult eval = run_treematch(
         "eval --json --metric " + metric + " --matrix " + quote(pattern() + ":/external") + " -t " +
-            quote(kTopology) + " --mapping " + quote(dir.file("external.perm")),
+            quote(kMonitoredTopology) + " --mapping " + quote(dir.file("external.perm")),
         dir);
     ASSERT_EQ(eval.exit_code, 0) << metric << ": " << eval.err;
     const MappingCost cost =
         evaluate_cost(io::read_matrix(pattern() + ":/external", io::parse_metric(metric)),
-                      io::read_topology(kTopology), Mapping{leaves});
+                      io::read_topology(kMonitoredTopology), Mapping{leaves});
     EXPECT_DOUBLE_EQ(nlohmann::json::parse(eval.out)["hop_bytes"].get<double>(), cost.hop_bytes)
         << metric;
   }
   const CommandResult one = run_treematch(
-      "map --matrix " + quote(pattern() + ":/internal/msg") + " -t " + quote(kTopology), dir);
+      "map --matrix " + quote(pattern() + ":/internal/msg") + " -t " + quote(kMonitoredTopology),
+      dir);
   EXPECT_EQ(one.exit_code, 0) << one.err;
 
   const CommandResult single_metric =
       run_treematch("map --metric msg --matrix " + quote(pattern() + ":/internal/msg") + " -t " +
-                        quote(kTopology),
+                        quote(kMonitoredTopology),
                     dir);
   EXPECT_EQ(single_metric.exit_code, 2);
   EXPECT_NE(single_metric.err.find("single metric"), std::string::npos) << single_metric.err;
   const CommandResult missing = run_treematch(
-      "map --matrix " + quote(pattern() + ":/collective") + " -t " + quote(kTopology), dir);
+      "map --matrix " + quote(pattern() + ":/collective") + " -t " + quote(kMonitoredTopology),
+      dir);
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_NE(missing.err.find(pattern() + ":/collective: no object /collective"), std::string::npos)
       << missing.err;
@@ -151,8 +155,8 @@ TEST_F(OmpiMonitoringCli, ConvertReadsOneClassBack) {
 TEST_F(OmpiMonitoringCli, BatchMapsAClassGroupAsOnePattern) {
   const fs::path out = dir.path() / "out";
   const CommandResult run =
-      run_treematch("batch --metric msg -t " + quote(kTopology) + " --out " + quote(out.string()) +
-                        " " + quote(pattern() + ":/external") + " " +
+      run_treematch("batch --metric msg -t " + quote(kMonitoredTopology) + " --out " +
+                        quote(out.string()) + " " + quote(pattern() + ":/external") + " " +
                         quote(pattern() + ":/internal") + " " + quote(pattern()),
                     dir);
   ASSERT_EQ(run.exit_code, 0) << run.err;

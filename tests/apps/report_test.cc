@@ -16,16 +16,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kTopology = "tleaf 3 4 100 2 10 16 1";  // 4 nodes x 2 sockets x 16 cores
-
-std::string clover128() {
-  return data_dir() + "/pacos/examples/taskgraph/CloverLeaf128.APHiD";
-}
-
 /// The "hop-bytes X" and "weighted Y" lines of `treematch eval` (text form), as printed.
 std::vector<std::string> eval_costs(const std::string& perm, const TempDir& dir) {
   const CommandResult eval = run_treematch(
-      "eval -m " + quote(clover128()) + " -t " + quote(kTopology) + " --mapping " + perm, dir);
+      "eval -m " + quote(clover128()) + " -t " + quote(kClusterOf128) + " --mapping " + perm, dir);
   EXPECT_EQ(eval.exit_code, 0) << eval.err;
   std::istringstream lines(eval.out);
   std::string name;
@@ -49,7 +43,7 @@ TEST(CliReport, CostRowsCarryTheNumbersEvalPrints) {
   const std::string perm = dir.file("out/ours.perm");
   const std::string report = dir.file("out/report");
   const CommandResult run =
-      run_treematch("map -m " + quote(clover128()) + " -t " + quote(kTopology) + " -o " + perm +
+      run_treematch("map -m " + quote(clover128()) + " -t " + quote(kClusterOf128) + " -o " + perm +
                         " --report " + report,
                     dir);
   ASSERT_EQ(run.exit_code, 0) << run.err;
@@ -82,7 +76,8 @@ TEST(CliReport, FailingRunCreatesNoReportDirectory) {
   const std::string report = dir.file("report");
   // Unreadable matrix.
   CommandResult run = run_treematch(
-      "map -m " + dir.file("missing.mat") + " -t " + quote(kTopology) + " --report " + report, dir);
+      "map -m " + dir.file("missing.mat") + " -t " + quote(kClusterOf128) + " --report " + report,
+      dir);
   EXPECT_NE(run.exit_code, 0);
   EXPECT_FALSE(fs::exists(report));
   // 128 processes on 16 cores.
@@ -91,8 +86,8 @@ TEST(CliReport, FailingRunCreatesNoReportDirectory) {
   EXPECT_NE(run.exit_code, 0);
   EXPECT_FALSE(fs::exists(report));
   // A report folder whose parent is missing is refused before any work.
-  run = run_treematch("map -m " + quote(clover128()) + " -t " + quote(kTopology) + " --report " +
-                          dir.file("missing/report"),
+  run = run_treematch("map -m " + quote(clover128()) + " -t " + quote(kClusterOf128) +
+                          " --report " + dir.file("missing/report"),
                       dir);
   EXPECT_NE(run.exit_code, 0);
   EXPECT_NE(run.err.find("does not exist"), std::string::npos) << run.err;

@@ -275,12 +275,12 @@ TEST(MpippMapping, ParallelEqualsSequentialWithAnyThreadCount) {
   std::vector<Index> allowed(40);
   std::iota(allowed.begin(), allowed.end(), Index{50});
   const Topology oversubscribed = binary_tree(6).with_oversubscription(2);
-  struct Case {
+  struct MpippCase {
     CommGraph graph;
     const Topology* topology;
     std::vector<Index> slots;
   };
-  const std::vector<Case> cases{
+  const std::vector<MpippCase> cases{
       {random_graph(80, 500, /*seed=*/21), &tree, all},
       {random_graph(60, 300, /*seed=*/22), &tree, usable_slots(tree, allowed, /*per_leaf=*/2)},
       {random_graph(40, 200, /*seed=*/23), &oversubscribed, usable_slots(oversubscribed, {}, 1)},
@@ -291,7 +291,7 @@ TEST(MpippMapping, ParallelEqualsSequentialWithAnyThreadCount) {
 
   for (std::size_t c = 0; c < cases.size(); ++c) {
     SCOPED_TRACE(c);
-    const Case& input = cases[c];
+    const MpippCase& input = cases[c];
     const Mapping reference =
         mpipp_mapping_seq(input.graph, *input.topology, input.slots, /*starts=*/2, /*seed=*/4);
     for (const int threads : {1, 2, 4}) {

@@ -22,7 +22,8 @@ using testing::random_permutation;
 using testing::random_sparse_graph;
 using testing::tree_of;
 
-double weighted(const CommGraph& graph, const Topology& tree, const std::vector<Index>& leaves) {
+double remapped_weighted(const CommGraph& graph, const Topology& tree,
+                         const std::vector<Index>& leaves) {
   return evaluate_cost(graph, tree, Mapping{leaves}).weighted;
 }
 
@@ -66,7 +67,7 @@ TEST(PairRemapping, NeverCostlierKeepsProcessesUnderTheirParentAndIsTheSameAtAny
       EXPECT_EQ(results[1], results[0]);
       EXPECT_EQ(results[2], results[0]);
       const std::vector<Index>& remapped = results[0];
-      EXPECT_LT(weighted(graph, tree, remapped), weighted(graph, tree, start));
+      EXPECT_LT(remapped_weighted(graph, tree, remapped), remapped_weighted(graph, tree, start));
       EXPECT_EQ(std::set<Index>(remapped.begin(), remapped.end()).size(), remapped.size());
       for (std::size_t v = 0; v < remapped.size(); ++v) {
         ASSERT_GE(remapped[v], 0);
@@ -114,7 +115,7 @@ TEST(PairRemapping, DoesNothingWhenSwitchedOffOrAboveItsSizeLimit) {
   EXPECT_EQ(leaf_of_rank, start);
   ctx.pair_remap.rounds = 1;
   EXPECT_EQ(remap_subtree_pairs(graph, tree, leaf_of_rank, ctx).rounds, 1);
-  EXPECT_LT(weighted(graph, tree, leaf_of_rank), weighted(graph, tree, start));
+  EXPECT_LT(remapped_weighted(graph, tree, leaf_of_rank), remapped_weighted(graph, tree, start));
 }
 
 // The driver remaps the kept mapping's pairs where the preset asks for it, says so in its traces

@@ -22,7 +22,8 @@ using testing::random_permutation;
 using testing::random_sparse_graph;
 using testing::tree_of;
 
-double weighted(const CommGraph& graph, const Topology& tree, const std::vector<Index>& leaves) {
+double refined_weighted(const CommGraph& graph, const Topology& tree,
+                        const std::vector<Index>& leaves) {
   return evaluate_cost(graph, tree, Mapping{leaves}).weighted;
 }
 
@@ -52,7 +53,7 @@ TEST(RefineMapping, NeverRaisesTheCostKeepsAPermutationAndIsTheSameAtAnyThreadCo
           {hierarchical_pattern(tree, random_permutation(leaves, seed)),
            random_permutation(leaves, seed + 100)}};
       for (const auto& [graph, start] : inputs) {
-        const double before = weighted(graph, tree, start);
+        const double before = refined_weighted(graph, tree, start);
         std::vector<std::vector<Index>> results;
         for (const int threads : {1, 2, 4}) {
           tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
@@ -60,13 +61,13 @@ TEST(RefineMapping, NeverRaisesTheCostKeepsAPermutationAndIsTheSameAtAnyThreadCo
           std::vector<Index> leaves_of_rank = start;
           const RefinementStats stats = refine_mapping(graph, tree, leaves_of_rank, refining());
           EXPECT_DOUBLE_EQ(stats.cost_before, before);
-          EXPECT_DOUBLE_EQ(stats.cost_after, weighted(graph, tree, leaves_of_rank));
+          EXPECT_DOUBLE_EQ(stats.cost_after, refined_weighted(graph, tree, leaves_of_rank));
           results.push_back(std::move(leaves_of_rank));
         }
         EXPECT_EQ(results[1], results[0]);
         EXPECT_EQ(results[2], results[0]);
         const std::vector<Index>& refined = results[0];
-        EXPECT_LT(weighted(graph, tree, refined), before);
+        EXPECT_LT(refined_weighted(graph, tree, refined), before);
         EXPECT_EQ(std::set<Index>(refined.begin(), refined.end()).size(), refined.size());
         for (const Index leaf : refined) {
           EXPECT_GE(leaf, 0);
@@ -101,7 +102,7 @@ TEST(RefineMapping, ExchangesTwoCrossedSubtreesThatSingleSwapsCannotRepair) {
   const std::vector<Index> crossed{0, 1, 4, 5, 2, 3, 6, 7};
   std::vector<Index> optimal(8);
   std::iota(optimal.begin(), optimal.end(), 0);
-  ASSERT_GT(weighted(graph, tree, crossed), weighted(graph, tree, optimal));
+  ASSERT_GT(refined_weighted(graph, tree, crossed), refined_weighted(graph, tree, optimal));
 
   RefinementContext singles = refining();
   singles.subtrees = false;
@@ -112,7 +113,7 @@ TEST(RefineMapping, ExchangesTwoCrossedSubtreesThatSingleSwapsCannotRepair) {
   std::vector<Index> repaired = crossed;
   const RefinementStats stats = refine_mapping(graph, tree, repaired, refining());
   EXPECT_EQ(stats.subtree_swaps, 1);
-  EXPECT_DOUBLE_EQ(weighted(graph, tree, repaired), weighted(graph, tree, optimal));
+  EXPECT_DOUBLE_EQ(refined_weighted(graph, tree, repaired), refined_weighted(graph, tree, optimal));
 }
 
 TEST(RefineMapping, CutTreeDistancesAreThoseOfTheFullTree) {
