@@ -144,9 +144,10 @@ int run_bind(const BindOptions& options) {
     throw io::InputError(kSource, e.what());
   }
   if (!launched) {
-    throw io::InputError(kSource, fmt::format("not started by a launcher (none of {} is set): run "
-                                              "mpirun ... treematch bind MAPPING -- PROGRAM",
-                                              distributed::kLauncherRankVariables));
+    throw io::InputError(kSource,
+                         fmt::format("not started by a launcher (none of {} is set): run "
+                                     "mpirun ... treematch bind MAPPING -- PROGRAM",
+                                     fmt::join(distributed::kLauncherRankVariables, ", ")));
   }
   if (launched->rank > std::numeric_limits<int>::max()) {
     throw io::InputError(kSource, fmt::format("{}={} is beyond any mapping's ranks",

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <iostream>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -158,12 +159,13 @@ int run_stencil(const GenerateOptions& options, io::MatrixFormat format,
   spec.edge = options.weights[1];
   spec.corner = options.weights[2];
   spec.seed = options.seed;
-  if (static_cast<double>(spec.nx) * static_cast<double>(spec.ny) * static_cast<double>(spec.nz) >
-      2147483647.0) {
-    throw io::InputError("--grid", fmt::format("{} has more than 2^31 - 1 cells", options.grid));
-  }
   progress.step("building the stencil", -1.0);
-  const CommGraph graph = make_stencil_27(spec);
+  CommGraph graph;
+  try {
+    graph = make_stencil_27(spec);
+  } catch (const std::invalid_argument& e) {  // more cells than an Index holds
+    throw io::InputError("--grid", e.what());
+  }
   write_graph(graph, options.output, format, write, progress);
   std::cerr << fmt::format(
       "treematch generate: stencil {}x{}x{} (27-point, weights {} {} {}), seed {}: {} entries -> "

@@ -158,16 +158,14 @@ Csr aggregate_rows(CsrView graph, const Groups& groups, bool parallel) {
 
 void mirror_upper_triangle(Csr& matrix) {
   const Index rows = static_cast<Index>(matrix.offsets.size()) - 1;
+  const CsrView view = matrix.view();
   // Only entries below the diagonal are written, only entries above it read: no row races.
   const auto mirror_row = [&](Index g) {
-    for (Offset e = matrix.offsets[at(g)]; e < matrix.offsets[at(g) + 1]; ++e) {
-      const Index h = matrix.targets[at(e)];
+    for (Offset e = view.row_begin(g); e < view.row_end(g); ++e) {
+      const Index h = view.targets[at(e)];
       if (h >= g) break;  // sorted: the rest is above the diagonal
-      const auto first = matrix.targets.begin() + matrix.offsets[at(h)];
-      const auto last = matrix.targets.begin() + matrix.offsets[at(h) + 1];
-      const auto found = std::lower_bound(first, last, g);
-      if (found != last && *found == g)
-        matrix.weights[at(e)] = matrix.weights[at(found - matrix.targets.begin())];
+      const Offset mirror = view.find(h, g);
+      if (mirror >= 0) matrix.weights[at(e)] = view.weights[at(mirror)];
     }
   };
   if (worth_tasks(rows)) {

@@ -35,12 +35,9 @@ Weight inside_of_row(CsrView rows, Index local_row, std::span<const Index> membe
   // and a mark per entry, scattered over all processes.
   const Offset length = end - begin;
   if (k * static_cast<Offset>(std::bit_width(static_cast<std::uint64_t>(length))) < length) {
-    const auto first = rows.targets.begin() + begin;
-    const auto last = rows.targets.begin() + end;
     for (Index j : members) {
-      const auto found = std::lower_bound(first, last, j);
-      if (found != last && *found == j)
-        inside += rows.weights[static_cast<std::size_t>(found - rows.targets.begin())];
+      const Offset e = rows.find(local_row, j);
+      if (e >= 0) inside += rows.weights[at(e)];
     }
     return inside;
   }

@@ -34,6 +34,14 @@ struct CsrView {
 
   [[nodiscard]] Offset row_begin(Index i) const { return offsets[static_cast<std::size_t>(i)]; }
   [[nodiscard]] Offset row_end(Index i) const { return offsets[static_cast<std::size_t>(i) + 1]; }
+  /// Where row i holds target j (an index into targets and weights), -1 when it does not: a
+  /// binary search of the sorted row.
+  [[nodiscard]] Offset find(Index i, Index j) const {
+    const auto first = targets.begin() + row_begin(i);
+    const auto last = targets.begin() + row_end(i);
+    const auto found = std::lower_bound(first, last, j);
+    return found != last && *found == j ? found - targets.begin() : -1;
+  }
 };
 
 /// An owning CSR matrix, the output of aggregation.

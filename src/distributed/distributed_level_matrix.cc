@@ -184,13 +184,10 @@ void mirror_upper_triangle(MPI_Comm comm, kernels::Csr& held, Index first,
       }
     }
   }
+  const kernels::CsrView view = held.view();
   for (const MirroredEntry& entry : all_to_all(comm, outgoing)) {
-    const Index l = entry.row - first;
-    const auto begin = held.targets.begin() + held.offsets[at(l)];
-    const auto end = held.targets.begin() + held.offsets[at(l) + 1];
-    const auto found = std::lower_bound(begin, end, entry.column);
-    if (found != end && *found == entry.column)
-      held.weights[at(found - held.targets.begin())] = entry.weight;
+    const Offset e = view.find(entry.row - first, entry.column);
+    if (e >= 0) held.weights[at(e)] = entry.weight;
   }
 }
 

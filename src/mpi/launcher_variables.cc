@@ -25,12 +25,8 @@ std::optional<long> number_of(const char* variable) {
 
 }  // namespace
 
-const char* const kLauncherRankVariables =
-    "OMPI_COMM_WORLD_RANK, PMIX_RANK, PMI_RANK, MV2_COMM_WORLD_RANK, SLURM_PROCID";
-
 std::optional<LauncherRank> launcher_rank() {
-  for (const char* variable :
-       {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "MV2_COMM_WORLD_RANK", "SLURM_PROCID"}) {
+  for (const char* variable : kLauncherRankVariables) {
     if (const auto rank = number_of(variable)) return LauncherRank{variable, *rank};
   }
   return std::nullopt;

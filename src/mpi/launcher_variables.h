@@ -2,6 +2,7 @@
 // that knows them (the MPI start-up checks and `treematch bind` both read them here).
 #pragma once
 
+#include <array>
 #include <optional>
 #include <stdexcept>
 
@@ -26,8 +27,9 @@ struct LauncherRank {
 /// nullopt when none is set. Throws LauncherVariableError.
 std::optional<LauncherRank> launcher_rank();
 
-/// The names of launcher_rank()'s variables, in its order, for messages.
-extern const char* const kLauncherRankVariables;
+/// The variables launcher_rank() reads, in its order.
+inline constexpr std::array<const char*, 5> kLauncherRankVariables{
+    "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "MV2_COMM_WORLD_RANK", "SLURM_PROCID"};
 
 /// How many processes a launcher says it started, this one's place among them, and what to do
 /// when the MPI cannot see them as one job; size 0 when no launcher's size variable is set.
