@@ -620,16 +620,22 @@ CLI::App* add_batch_command(CLI::App& app, BatchOptions& options) {
                   "skip the patterns that DIR/summary.json (or, after an interruption, the journal "
                   "DIR/progress.jsonl) lists as ok and whose output exists");
   batch->add_flag("-q,--quiet{false}", options.progress, "no progress line per finished pattern");
+  add_max_memory_option(*batch, options.map);
   return batch;
 }
 
-int run_batch(const BatchOptions& options, MPI_Comm comm) {
+int run_batch(const BatchOptions& given, MPI_Comm comm) {
   const bool root = distributed::rank_of(comm) == 0;
   // Every rank at once, before any pattern is handed out: 'allocation' is gathered collectively,
   // and the tasks (on the root, a helper thread) must not call MPI. A bad topology fails every
-  // rank with the same error, printed once.
+  // rank with the same error, printed once. The ranks on one machine share its memory, each
+  // mapping one pattern at a time: a pattern that needs more than a rank's share fails alone.
+  BatchOptions options = given;
   Placement placement;
-  io::run_agreed(comm, [&] { placement = load_placement(options.map.input, comm); });
+  io::run_agreed(comm, [&] {
+    placement = load_placement(options.map.input, comm);
+    options.map.input.memory = map_memory_budget(options.map, comm);
+  });
   std::vector<std::size_t> todo;
   Plan plan = share_plan(options, placement, comm, todo);
   if (comm != MPI_COMM_NULL) {

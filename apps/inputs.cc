@@ -23,7 +23,7 @@ using kernels::seconds_since;
 /// Opening and reading are agreed (a bad row on one rank fails every rank, after which they all
 /// close the file), so no rank is left waiting in a collective call.
 std::unique_ptr<distributed::DistributedMappingInput> read_distributed(
-    MPI_Comm comm, const io::Hdf5MatrixLocation& location, const io::OrderCheck& check,
+    MPI_Comm comm, const io::Hdf5MatrixLocation& location, const io::HeaderCheck& check,
     Offset gather_entries) {
   io::Hdf5MatrixReader reader =
       io::open_hdf5_matrix_collective(location.path, location.object, comm, check);
@@ -48,7 +48,7 @@ bool several_ranks(MPI_Comm comm) {
 /// The matrix of `options`: spread over the ranks of options.comm for an HDF5 matrix under MPI
 /// with several ranks, else read whole here (one rank gains nothing from the distributed levels
 /// and would hold their exchange buffers besides the rows). `check` sees the order first.
-Inputs read_matrix_inputs(const InputOptions& options, const io::OrderCheck& check) {
+Inputs read_matrix_inputs(const InputOptions& options, const io::HeaderCheck& check) {
   Inputs inputs;
   inputs.numbering = io::parse_numbering(options.numbering);
   const io::Metric metric = io::parse_metric(options.metric);
@@ -83,12 +83,29 @@ void place(Inputs& inputs, Placement placement, const InputOptions& options) {
   check_costs_finite(inputs, options.matrix);
 }
 
+/// Refuses a matrix whose mapping needs more memory than options.memory allows: from its header
+/// when that gives the entries, else (header.entries empty) nothing yet.
+void check_header_memory(const InputOptions& options, const io::MatrixHeader& header) {
+  if (options.memory && header.entries)
+    check_memory(*options.memory, options.matrix, header.order, *header.entries);
+}
+
+/// The same once the matrix is read: the text formats state no entries, and a matrix stored one
+/// way round has twice the entries once symmetrised.
+void check_read_memory(const InputOptions& options, const Inputs& inputs) {
+  if (options.memory)
+    check_memory(*options.memory, options.matrix, inputs.processes(), inputs.entries());
+}
+
 /// The matrix of `options` placed on `placement`: a matrix with more processes than the placement
 /// offers slots is refused from its header (check_fits), before any row is read.
 Inputs read_placed(const InputOptions& options, Placement placement) {
-  Inputs inputs = read_matrix_inputs(options, [&](Index n) {
-    check_fits(placement, n, options.oversubscribe, options.matrix, options.hardware_threads);
+  Inputs inputs = read_matrix_inputs(options, [&](const io::MatrixHeader& header) {
+    check_fits(placement, header.order, options.oversubscribe, options.matrix,
+               options.hardware_threads);
+    check_header_memory(options, header);
   });
+  check_read_memory(options, inputs);
   place(inputs, std::move(placement), options);
   return inputs;
 }
@@ -105,13 +122,16 @@ bool placed_after_header(const InputOptions& options) {
 Inputs read_then_place(const InputOptions& options) {
   std::optional<Placement> placement;
   double topology_seconds = 0.0;
-  Inputs inputs = read_matrix_inputs(options, [&](Index n) {
+  Inputs inputs = read_matrix_inputs(options, [&](const io::MatrixHeader& header) {
+    const Index n = header.order;
     const auto start = std::chrono::steady_clock::now();
     const std::int64_t per_leaf = options.oversubscribe;
     placement = load_placement(options, MPI_COMM_NULL, (n + per_leaf - 1) / per_leaf);
     topology_seconds = seconds_since(start);
     check_fits(*placement, n, options.oversubscribe, options.matrix, options.hardware_threads);
+    check_header_memory(options, header);
   });
+  check_read_memory(options, inputs);
   if (!placement) placement = load_placement(options, MPI_COMM_NULL, inputs.processes());
   place(inputs, std::move(*placement), options);
   inputs.read_seconds = std::max(0.0, inputs.read_seconds - topology_seconds);

@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "apps/memory_budget.h"
 #include "apps/placement.h"
 #include "io/mapping_writer.h"
 #include "io/matrix_reader.h"
@@ -34,6 +35,9 @@ struct InputOptions {
   MPI_Comm comm = MPI_COMM_NULL;
   /// Under mpirun: levels are gathered on every rank once they have at most this many entries.
   long long gather_entries = distributed::DistributedContext{}.gather_entries;
+  /// What mapping an input may take (map and batch): an input that needs more is refused from
+  /// its header when that states the entries (HDF5, METIS), else once read. Empty: no check.
+  std::optional<MemoryBudget> memory;
 };
 
 /// Registers --matrix, --topology, --metric, --numbering, --cores, --oversubscribe, --hwthreads,

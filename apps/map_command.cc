@@ -17,6 +17,7 @@
 #include "io/mapping_writer.h"
 #include "io/report_writer.h"
 #include "kernels/utility.h"
+#include "src/driver/memory_estimate.h"
 #include "src/driver/treematch.h"
 #include "src/model/cost.h"
 #include "src/report/baselines.h"
@@ -248,7 +249,28 @@ CLI::App* add_map_command(CLI::App& app, MapOptions& options) {
       ->capture_default_str();
   map->add_option("--mpipp-budget", options.mpipp_budget, "skip MPIPP above this p^2 x degree")
       ->capture_default_str();
+  add_max_memory_option(*map, options);
   return map;
+}
+
+void add_max_memory_option(CLI::App& command, MapOptions& options) {
+  command
+      .add_option("--max-memory", options.max_memory,
+                  "memory one process may take: auto (what the machine, or its control group, has "
+                  "available, shared by this job's ranks on it), none (no check) or a size such "
+                  "as 512M or 8G; a matrix whose mapping would need more is refused before it is "
+                  "read")
+      ->capture_default_str();
+}
+
+std::optional<MemoryBudget> map_memory_budget(const MapOptions& options, MPI_Comm comm) {
+  const Context ctx = map_context(options, Inputs{});
+  return memory_budget(
+      options.max_memory, comm,
+      [ctx](Index processes, Offset entries) {
+        return estimated_peak_bytes(processes, entries, ctx);
+      },
+      "--preset " + options.preset);
 }
 
 io::OutputOptions map_output_options(const MapOptions& options) {
@@ -331,7 +353,9 @@ int run_map(const MapOptions& options) {
   io::OutputOptions output = map_output_options(options);
   ProgressDisplay progress("treematch map", options.writer && progress_wanted(options.quiet));
   progress.phase("reading the matrix and the topology");
-  const Inputs inputs = load_inputs(options.input);
+  InputOptions input = options.input;
+  input.memory = map_memory_budget(options, options.input.comm);
+  const Inputs inputs = load_inputs(input);
   // Baselines and reports cost mappings the whole matrix decides: a distributed one is gathered
   // here, on every rank at once (the gather is collective).
   if (options.compare || !options.report.empty()) static_cast<void>(inputs.whole_graph());

@@ -36,6 +36,7 @@ struct MapOptions {
   int max_rounds = 0;         ///< 0 = the Context default
   int partition_passes = -1;  ///< -1 = the Context default
   std::string heuristics = "all";
+  std::string max_memory = "auto";  ///< --max-memory: auto | none | a size per process
   double mpipp_budget = 2.0e9;
   /// Under mpirun every rank computes the same mapping; only the writer (rank 0) writes and prints.
   bool writer = true;  ///< MPIPP runs when p^2 x average degree stays below this
@@ -43,6 +44,14 @@ struct MapOptions {
 
 CLI::App* add_map_command(CLI::App& app, MapOptions& options);
 int run_map(const MapOptions& options);
+
+/// Registers --max-memory (map and batch).
+void add_max_memory_option(CLI::App& command, MapOptions& options);
+
+/// The memory budget of mapping with `options` (the need from their preset and settings) for a
+/// process of the job `comm` (MPI_COMM_NULL: alone): collective over `comm`. Throws
+/// io::InputError for a bad --preset, --set or --max-memory.
+std::optional<MemoryBudget> map_memory_budget(const MapOptions& options, MPI_Comm comm);
 
 /// The cost of one mapping of the matrix: TreeMatch's or a baseline's.
 struct CostRow {

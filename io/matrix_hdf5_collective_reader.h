@@ -16,6 +16,6 @@ namespace treematch::io {
 /// AgreedError (io/agreement.h), the lowest failing rank's error, after which every rank has
 /// closed the file. Defined in io/matrix_hdf5_reader.cc, beside the reader's internals.
 Hdf5MatrixReader open_hdf5_matrix_collective(const std::string& path, const std::string& object,
-                                             MPI_Comm comm, const OrderCheck& check = {});
+                                             MPI_Comm comm, const HeaderCheck& check = {});
 
 }  // namespace treematch::io

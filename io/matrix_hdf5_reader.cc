@@ -360,8 +360,8 @@ struct Hdf5MatrixReader::Impl {
       : site(path, /*reading=*/true), object(std::move(name)) {}
 
   /// Opens the object and checks its layout, its shape and that the file stores what it declares
-  /// (metadata only); then `check` judges the order; only then is anything of size n read.
-  void open(const OrderCheck& check) {
+  /// (metadata only); then `check` judges the header; only then is anything of size n read.
+  void open(const HeaderCheck& check) {
     file = open_for_reading(site, file_access.get() >= 0 ? file_access.get() : H5P_DEFAULT);
     if (!has_link(site, file.get(), object)) {
       site.fail("missing " + object + ": the file has no dataset or group named " + object);
@@ -372,14 +372,14 @@ struct Hdf5MatrixReader::Impl {
       case H5I_DATASET:
         dense = std::move(node);
         open_dense();
-        if (check) check(n);
+        if (check) check(MatrixHeader{n, static_cast<Offset>(n) * n});
         reopen_dense_with_cache();
         return;
       case H5I_GROUP:
         group = std::move(node);
         csr = true;
         open_csr();
-        if (check) check(n);
+        if (check) check(MatrixHeader{n, static_cast<Offset>(entries)});
         read_indptr();
         indptr_set = Handle();
         return;
@@ -700,7 +700,7 @@ void Hdf5MatrixReader::read_metadata(const std::string& path, const std::string&
   const QuietErrors quiet;
   Impl probe(path, object);
   try {
-    probe.open([](Index) { throw MetadataRead{}; });
+    probe.open([](const MatrixHeader&) { throw MetadataRead{}; });
   } catch (const MetadataRead&) {
     // everything before the rows was read
   }
@@ -712,7 +712,7 @@ void Hdf5MatrixReader::probe_metadata(const std::string& path, const std::string
 }
 
 Hdf5MatrixReader::Hdf5MatrixReader(const std::string& path, const std::string& object,
-                                   const OrderCheck& check)
+                                   const HeaderCheck& check)
     : impl_(std::make_unique<Impl>(path, object)) {
   probe_metadata(path, object);
   const QuietErrors quiet;
@@ -724,7 +724,7 @@ Hdf5MatrixReader::Hdf5MatrixReader(std::unique_ptr<Impl> impl) : impl_(std::move
 /// Builds the reader of open_hdf5_matrix_collective (a friend of Hdf5MatrixReader).
 struct Hdf5CollectiveOpen {
   static Hdf5MatrixReader open(const std::string& path, const std::string& object, MPI_Comm comm,
-                               const OrderCheck& check) {
+                               const HeaderCheck& check) {
     Hdf5MatrixReader reader(std::make_unique<Hdf5MatrixReader::Impl>(path, object));
     const QuietErrors quiet;
     Hdf5MatrixReader::Impl& impl = *reader.impl_;
@@ -746,7 +746,7 @@ struct Hdf5CollectiveOpen {
 };
 
 Hdf5MatrixReader open_hdf5_matrix_collective(const std::string& path, const std::string& object,
-                                             MPI_Comm comm, const OrderCheck& check) {
+                                             MPI_Comm comm, const HeaderCheck& check) {
   return Hdf5CollectiveOpen::open(path, object, comm, check);
 }
 
@@ -821,7 +821,7 @@ namespace {
 /// Row blocks of one matrix of an HDF5 file.
 class Hdf5RowSource final : public MatrixRowSource {
  public:
-  Hdf5RowSource(const std::string& path, const std::string& object, const OrderCheck& check)
+  Hdf5RowSource(const std::string& path, const std::string& object, const HeaderCheck& check)
       : reader_(path, object, check) {}
 
   [[nodiscard]] Index size() const override { return reader_.size(); }
@@ -845,7 +845,7 @@ class Hdf5RowSource final : public MatrixRowSource {
 
 std::unique_ptr<MatrixRowSource> open_hdf5_row_source(const std::string& path,
                                                       const std::string& object,
-                                                      const OrderCheck& check) {
+                                                      const HeaderCheck& check) {
   return std::make_unique<Hdf5RowSource>(path, object, check);
 }
 

@@ -43,7 +43,7 @@ class Hdf5MatrixReader {
   /// values are checked as rows are read. Throws InputError(path, ...) naming the problem, or
   /// whatever `check` throws.
   explicit Hdf5MatrixReader(const std::string& path, const std::string& object,
-                            const OrderCheck& check = {});
+                            const HeaderCheck& check = {});
   ~Hdf5MatrixReader();
   Hdf5MatrixReader(const Hdf5MatrixReader&) = delete;
   Hdf5MatrixReader& operator=(const Hdf5MatrixReader&) = delete;
@@ -97,6 +97,6 @@ kernels::Csr read_hdf5_matrix_rows(const std::string& path, const std::string& o
 /// `check` judges the order before any row is read (see Hdf5MatrixReader).
 std::unique_ptr<MatrixRowSource> open_hdf5_row_source(const std::string& path,
                                                       const std::string& object,
-                                                      const OrderCheck& check = {});
+                                                      const HeaderCheck& check = {});
 
 }  // namespace treematch::io

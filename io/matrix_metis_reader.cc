@@ -556,9 +556,9 @@ class MetisRowSource final : public MatrixRowSource {
 
 }  // namespace
 
-CommGraph read_metis_graph(const std::string& path, const OrderCheck& check) {
+CommGraph read_metis_graph(const std::string& path, const HeaderCheck& check) {
   MetisRowParser parser(path);
-  if (check) check(parser.header().n);
+  if (check) check(MatrixHeader{parser.header().n, 2 * parser.header().m});
   kernels::Csr rows;
   rows.n = parser.header().n;
   rows.offsets.reserve(parser.expected_offsets());

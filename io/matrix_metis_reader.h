@@ -21,7 +21,7 @@ namespace treematch::io {
 /// count that differs from m; tokens quoted in messages are cut to 32 characters, unprintable
 /// bytes shown as '?'. `check`, if given, is called with n once the header is read, before any
 /// vertex line.
-CommGraph read_metis_graph(const std::string& path, const OrderCheck& check = {});
+CommGraph read_metis_graph(const std::string& path, const HeaderCheck& check = {});
 
 /// The same file as a stream of row blocks (same checks, same messages; the symmetry and edge-count
 /// checks run when the last block is read, see open_matrix_source in io/matrix_stream.h).

@@ -211,7 +211,7 @@ Hdf5Objects hdf5_objects(const std::string& given, Metric metric) {
 
 /// HDF5: size and msg carry both metrics; matrix (or size alone) only the size. The readers call
 /// `check` before reading any row.
-Source hdf5_source(const std::string& given, Metric metric, const OrderCheck& check) {
+Source hdf5_source(const std::string& given, Metric metric, const HeaderCheck& check) {
   const Hdf5ProbeScope probes;  // the file is read in a child once, not once per object
   const Hdf5Objects objects = hdf5_objects(given, metric);
   switch (metric) {
@@ -279,7 +279,7 @@ std::optional<Hdf5MatrixLocation> locate_hdf5_matrix(const std::string& given, M
   return Hdf5MatrixLocation{objects.path, metric == Metric::kMsg ? objects.msg : objects.size};
 }
 
-CommGraph read_matrix(const std::string& path, Metric metric, const OrderCheck& check) {
+CommGraph read_matrix(const std::string& path, Metric metric, const HeaderCheck& check) {
   const Kind kind = classify(path);
   if (kind == Kind::kMetis) {
     // Read whole: the exact symmetry check needs every row anyway.
@@ -290,7 +290,7 @@ CommGraph read_matrix(const std::string& path, Metric metric, const OrderCheck& 
 }
 
 std::unique_ptr<MatrixRowSource> open_matrix_source(const std::string& path, Metric metric,
-                                                    const OrderCheck& check) {
+                                                    const HeaderCheck& check) {
   // HDF5 readers check the order before reading the CSR indptr; the text readers know it once
   // the header (METIS) or the first row (dense text, CSV) is read.
   Source source;
@@ -308,7 +308,11 @@ std::unique_ptr<MatrixRowSource> open_matrix_source(const std::string& path, Met
       source = dense_text_metric_source(path, metric);
       break;
   }
-  if (check) check(source->size());
+  if (check) {
+    const Offset expected = source->expected_entries();
+    check(MatrixHeader{source->size(),
+                       expected > 0 ? std::optional<Offset>(expected) : std::nullopt});
+  }
   return source;
 }
 

@@ -12,10 +12,18 @@ namespace treematch::io {
 /// Which quantity to map on when the input carries both bytes and message counts.
 enum class Metric { kSize, kMsg, kAvg };
 
-/// Called by a reader with the matrix order n as soon as the file's header gives it, before any row
-/// (or any array of n entries) is read: a caller that knows how many processes it can place
-/// refuses a matrix too large for them at once, without reading it. Throws to refuse.
-using OrderCheck = std::function<void(Index n)>;
+/// What a matrix file's header tells before any row is read.
+struct MatrixHeader {
+  Index order = 0;  ///< n: the processes
+  /// The stored entries, when the format states them (HDF5 CSR, METIS; at most n^2 for an HDF5
+  /// dense dataset); the dense text formats do not.
+  std::optional<Offset> entries;
+};
+
+/// Called by a reader with the header as soon as the file gives it, before any row (or any array
+/// of n entries) is read: a caller that knows how many processes it can place, or how much memory
+/// a mapping may take, refuses a matrix too large at once, without reading it. Throws to refuse.
+using HeaderCheck = std::function<void(const MatrixHeader& header)>;
 
 /// Parses "size" | "msg" | "avg"; throws InputError otherwise.
 Metric parse_metric(const std::string& text);
@@ -32,9 +40,9 @@ Metric parse_metric(const std::string& text);
 ///          OBJECT/matrix), or the matrix OBJECT itself (size only); see split_hdf5_object.
 /// Throws InputError("<path>", "<what is wrong>") for every malformed input (a matrix of order 0
 /// included: it has no ranks to map). `check`, if given, is called with the order before any row is
-/// read (see OrderCheck).
+/// read (see HeaderCheck).
 CommGraph read_matrix(const std::string& path, Metric metric = Metric::kSize,
-                      const OrderCheck& check = {});
+                      const HeaderCheck& check = {});
 
 /// Where one metric of an HDF5 input lives, for readers that share the rows between MPI ranks.
 struct Hdf5MatrixLocation {

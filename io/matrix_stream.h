@@ -97,7 +97,7 @@ std::unique_ptr<MatrixRowSource> average_source(std::unique_ptr<MatrixRowSource>
 /// handed over (HDF5: before the CSR indptr is read; dense text and CSV: once the first row gave
 /// it).
 std::unique_ptr<MatrixRowSource> open_matrix_source(const std::string& path, Metric metric,
-                                                    const OrderCheck& check = {});
+                                                    const HeaderCheck& check = {});
 
 /// True when `path` carries both bytes and message counts: a MapLib "X.size.csv"/"X.count.csv"
 /// pair whose sibling exists, or an HDF5 file with /msg (and /size or /matrix).

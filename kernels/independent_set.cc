@@ -12,6 +12,25 @@
 #include "kernels/parallel_filter.h"
 
 namespace treematch::kernels {
+namespace {
+
+/// The sequential greedy over the `live` candidates (none of which touches a `taken` vertex):
+/// each, by increasing priority, is chosen when it shares no vertex with one chosen before.
+void finish_in_priority_order(const Groups& candidates, std::span<const Index> priority,
+                              std::vector<Index>& live, std::vector<std::uint8_t>& taken,
+                              std::vector<std::uint8_t>& chosen) {
+  tbb::parallel_sort(live.begin(), live.end(),
+                     [&](Index a, Index b) { return priority[at(a)] < priority[at(b)]; });
+  for (const Index c : live) {
+    const auto group = candidates.group(c);
+    if (std::any_of(group.begin(), group.end(), [&](Index v) { return taken[at(v)] != 0; }))
+      continue;
+    for (const Index v : group) taken[at(v)] = 1;
+    chosen[at(c)] = 1;
+  }
+}
+
+}  // namespace
 
 std::vector<Index> greedy_independent_set_seq(const Groups& candidates,
                                               std::span<const Index> priority, Index vertex_count) {
@@ -77,7 +96,16 @@ std::vector<Index> greedy_independent_set_rounds(const Groups& candidates,
     });
     tbb::parallel_for(std::size_t{0}, survivors.size(),
                       [&](std::size_t i) { survivors[i] = live[at(survivors[i])]; });
+    // A round that decides less than an eighth of the live candidates is the start of a chain of
+    // priorities (equal values broken by index along a ring or a line: one kept per round, n
+    // rounds). The live ones share no vertex with a kept one, so the sequential greedy over them
+    // alone, by priority, finishes the same set in one pass.
+    const bool stalled = survivors.size() > live.size() - live.size() / 8;
     live.swap(survivors);
+    if (stalled) {
+      finish_in_priority_order(candidates, priority, live, taken, chosen);
+      break;
+    }
   }
   std::vector<Index> kept = parallel_filter(count, [&](Index c) { return chosen[at(c)] != 0; });
   // Priorities are a permutation: the order is unique.

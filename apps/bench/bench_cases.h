@@ -66,7 +66,8 @@ struct LoadedCase {
 
 /// Every case, in the order they run: the PACOS examples, CloverLeaf, MapLib, hwloc's netloc test,
 /// the synthetic stencil S1 and the irregular G1 (4096 parts of a random geometric graph; the
-/// default set ends here), then, only on request, the stencils S2 (65536 ranks) and S3 (1M ranks),
+/// default set ends here), then, only on request, the stencils S2 (65536 ranks), S3 (1M ranks)
+/// and S4 (10M ranks),
 /// the dense hierarchical D1 and the "growth" series of stencils of 4096 to 262144 ranks.
 std::vector<CaseSpec> all_cases();
 

@@ -331,7 +331,7 @@ int main(int argc, char** argv) {
         "--format "
         "json report); RSS = peak (ru_maxrss; /bin/true launched the same way: {:.1f} MiB)\n"
         "Scotch only up to p = {}; seed {}, treematch threads {}\n"
-        "S1/S2/S3/growth-* = 27-point stencil in a box (no wraparound), weights face 1000, edge "
+        "S1/S2/S3/S4/growth-* = 27-point stencil in a box (no wraparound), weights face 1000, edge "
         "100, corner 10, ranks shuffled by the seed\n"
         "G1 = edges cut between 4096 parts (recursive coordinate bisection, equal work, 8 hotspots "
         "of 20x work) of a 1M-point random geometric graph, ranks shuffled by the seed\n"

@@ -243,6 +243,21 @@ TEST(BadInputMpi, TooManyProcessesForTheSlotsIsOneLineFromTheHeader) {
                           output);
 }
 
+TEST(BadInputMpi, AMappingThatNeedsMoreMemoryThanAllowedIsOneLineFromTheHeader) {
+  TempDir dir;
+  const std::string matrix = dir.file("ring.h5");
+  write_csr_ring(matrix, Defect::kNan);
+  const fs::path output = dir.path() / "r.perm";
+  // Every rank's share is refused from the shape and the CSR's length, before row 1400's NaN.
+  const CommandResult run = run_mpi(3,
+                                    "map --matrix " + quote(matrix) +
+                                        " --topology 'pack:8 core:16 pu:1' --oversubscribe 12 "
+                                        "--max-memory 1M -o " +
+                                        quote(output.string()),
+                                    dir);
+  expect_one_agreed_error(run, matrix, "mapping 1536 processes (3072 entries)", output);
+}
+
 // Open MPI's mpirun adds its own box after a non-zero exit; `mpirun -q` removes it, and then the
 // job's whole stderr is treematch's one line. Hydra adds nothing of its own.
 TEST(BadInputMpi, UnderAQuietLauncherTheErrorLineIsAllOfStderr) {

@@ -287,6 +287,18 @@ TEST(CliMap, TooManyProcessesInAnHdf5MatrixAreRefusedBeforeItsRowsAreRead) {
   EXPECT_FALSE(std::filesystem::exists(out));
 }
 
+TEST(CliMap, AMappingWithinTheMemoryAllowedRuns) {
+  // The same matrix refused under --max-memory 1M (CliBadInput) maps with room, or no check.
+  TempDir dir;
+  const std::string graph = dir.write("m.graph", "3 2\n2\n1 3\n2\n");
+  for (const char* limit : {"64M", "none", "auto"}) {
+    const CommandResult run =
+        run_treematch("map -m " + graph + " -t 'tleaf 1 4 1' --max-memory " + limit, dir);
+    EXPECT_EQ(run.exit_code, 0) << limit << run.err;
+    EXPECT_EQ(parse_perm(run.out).size(), 3u) << limit;
+  }
+}
+
 TEST(CliMap, MetisWithUtf8BomMaps) {
   TempDir dir;
   const std::string graph = dir.write("m.graph",
@@ -495,7 +507,19 @@ INSTANTIATE_TEST_SUITE_P(
                  "the options are driver.strategies, ", false},
         BadInput{"set_option_of_the_wrong_kind", "m.mat", "0 1\n1 0\n",
                  "map -m {file} -t 'tleaf 1 8 1' --set driver.first_that_applies=maybe",
-                 "0, 1, true or false", false}),
+                 "0, 1, true or false", false},
+        // Memory: a mapping that needs more than --max-memory is refused, from the header where
+        // it gives the entries (METIS: before the bad row), else once the matrix is read.
+        BadInput{"needs_more_memory_than_allowed_by_the_header", "m.graph",
+                 "8 4\nx\n" + std::string(40, ' ') + std::string(8, '\n'),
+                 "map -m {file} -t 'tleaf 1 8 1' --max-memory 1M",
+                 "mapping 8 processes (8 entries) with --preset default needs about "},
+        BadInput{"needs_more_memory_than_allowed_once_read", "m.mat", "0 1\n1 0\n",
+                 "map -m {file} -t 'tleaf 1 8 1' --max-memory 1K",
+                 "more than the 0.0 MiB available (--max-memory)"},
+        BadInput{"max_memory_not_a_size", "m.mat", "0 1\n1 0\n",
+                 "map -m {file} -t 'tleaf 1 8 1' --max-memory 2Q",
+                 "--max-memory: '2Q' is not auto, none or a size such as 512M or 8G", false}),
     [](const ::testing::TestParamInfo<BadInput>& param) { return param.param.name; });
 
 }  // namespace

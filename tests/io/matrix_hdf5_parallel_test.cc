@@ -233,9 +233,10 @@ TEST(Hdf5MatrixReaderCollective, AnOrderRefusedOnOneRankIsRefusedOnEveryRank) {
   const int last = world_size() - 1;
   int agreed = 0;
   try {
-    Hdf5MatrixReader reader =
-        open_hdf5_matrix_collective(path, "/matrix", MPI_COMM_WORLD, [&](Index order) {
-          if (world_rank() == last) throw InputError(path, std::to_string(order) + " is too many");
+    Hdf5MatrixReader reader = open_hdf5_matrix_collective(
+        path, "/matrix", MPI_COMM_WORLD, [&](const MatrixHeader& header) {
+          if (world_rank() == last)
+            throw InputError(path, std::to_string(header.order) + " is too many");
         });
   } catch (const AgreedError& e) {
     ++agreed;

@@ -837,7 +837,7 @@ TEST_F(MatrixReaders, MetisErrorsQuoteAtMost32PrintableCharactersOfTheInput) {
   }
 }
 
-TEST_F(MatrixReaders, OrderCheckRunsBeforeAnyRowIsRead) {
+TEST_F(MatrixReaders, HeaderCheckRunsBeforeAnyRowIsRead) {
   // Each file's order is 3 and its last row is bad: the check must refuse it before the reader
   // gets there.
   const std::string mat = write("m.mat", "0 1 1\n1 0 1\n1 1 nan\n");
@@ -848,9 +848,11 @@ TEST_F(MatrixReaders, OrderCheckRunsBeforeAnyRowIsRead) {
   const std::string csr = path("csr.h5");
   write_raw_csr(csr, 3, {1, 1, 1, 1, 1, 1}, {1, 2, 0, 2, 0, 9}, {0, 2, 4, 6});
   std::vector<Index> seen;
-  const OrderCheck refuse = [&](Index n) {
-    seen.push_back(n);
-    throw InputError("--check", "refused order " + std::to_string(n));
+  std::vector<std::optional<Offset>> entries;
+  const HeaderCheck refuse = [&](const MatrixHeader& header) {
+    seen.push_back(header.order);
+    entries.push_back(header.entries);
+    throw InputError("--check", "refused order " + std::to_string(header.order));
   };
 
   for (const std::string& file : {mat, csv, metis, dense, csr}) {
@@ -860,6 +862,10 @@ TEST_F(MatrixReaders, OrderCheckRunsBeforeAnyRowIsRead) {
                        "refused order 3");
   }
   EXPECT_EQ(seen, std::vector<Index>(10, 3));
+  // The entries where the header states them: METIS 2m, a dense dataset n^2, CSR its length.
+  const std::optional<Offset> unknown;
+  EXPECT_EQ(entries, (std::vector<std::optional<Offset>>{unknown, unknown, unknown, unknown, 6, 6,
+                                                         9, 9, 6, 6}));
 }
 
 TEST(MatrixReadersMetric, ParseMetric) {
