@@ -632,10 +632,8 @@ int run_batch(const BatchOptions& given, MPI_Comm comm) {
   // mapping one pattern at a time: a pattern that needs more than a rank's share fails alone.
   BatchOptions options = given;
   Placement placement;
-  io::run_agreed(comm, [&] {
-    placement = load_placement(options.map.input, comm);
-    options.map.input.memory = map_memory_budget(options.map, comm);
-  });
+  io::run_agreed(comm, [&] { placement = load_placement(options.map.input, comm); });
+  io::run_agreed(comm, [&] { options.map.input.memory = map_memory_budget(options.map, comm); });
   std::vector<std::size_t> todo;
   Plan plan = share_plan(options, placement, comm, todo);
   if (comm != MPI_COMM_NULL) {

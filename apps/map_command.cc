@@ -12,6 +12,7 @@
 #include "apps/cli_checks.h"
 #include "apps/map_report.h"
 #include "apps/progress_display.h"
+#include "io/agreement.h"
 #include "io/atomic_file.h"
 #include "io/input_error.h"
 #include "io/mapping_writer.h"
@@ -354,7 +355,9 @@ int run_map(const MapOptions& options) {
   ProgressDisplay progress("treematch map", options.writer && progress_wanted(options.quiet));
   progress.phase("reading the matrix and the topology");
   InputOptions input = options.input;
-  input.memory = map_memory_budget(options, options.input.comm);
+  // Agreed under mpirun: a bad --preset, --set or --max-memory is one line for the whole job.
+  io::run_agreed(options.input.comm,
+                 [&] { input.memory = map_memory_budget(options, options.input.comm); });
   const Inputs inputs = load_inputs(input);
   // Baselines and reports cost mappings the whole matrix decides: a distributed one is gathered
   // here, on every rank at once (the gather is collective).

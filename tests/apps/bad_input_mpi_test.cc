@@ -258,6 +258,24 @@ TEST(BadInputMpi, AMappingThatNeedsMoreMemoryThanAllowedIsOneLineFromTheHeader) 
   expect_one_agreed_error(run, matrix, "mapping 1536 processes (3072 entries)", output);
 }
 
+TEST(BadInputMpi, AnUnknownPresetIsOneLineForTheJob) {
+  TempDir dir;
+  const std::string matrix = dir.file("ring.h5");
+  write_csr_ring(matrix, Defect::kNan);
+  const fs::path output = dir.path() / "r.perm";
+  const CommandResult run =
+      run_mpi(2,
+              "map --matrix " + quote(matrix) +
+                  " --topology 'pack:8 core:16 pu:1' --preset quick -o " + quote(output.string()),
+              dir);
+  EXPECT_NE(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.exit_code, 124) << "timed out (a rank hangs):\n" << run.err;
+  const std::vector<std::string> errors = lines_with(run.err, "treematch: error:");
+  ASSERT_EQ(errors.size(), 1u) << run.err;
+  EXPECT_NE(errors[0].find("--preset: unknown preset 'quick'"), std::string::npos) << errors[0];
+  EXPECT_FALSE(fs::exists(output));
+}
+
 // Open MPI's mpirun adds its own box after a non-zero exit; `mpirun -q` removes it, and then the
 // job's whole stderr is treematch's one line. Hydra adds nothing of its own.
 TEST(BadInputMpi, UnderAQuietLauncherTheErrorLineIsAllOfStderr) {
