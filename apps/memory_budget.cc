@@ -7,6 +7,7 @@
 
 #include "io/input_error.h"
 #include "src/mpi/mpi_environment.h"
+#include "src/mpi/owned_comm.h"
 
 namespace treematch::apps {
 namespace {
@@ -14,13 +15,11 @@ namespace {
 /// The ranks of `comm` on this machine (MPI_COMM_TYPE_SHARED).
 int ranks_on_this_machine(MPI_Comm comm) {
   if (comm == MPI_COMM_NULL) return 1;
-  MPI_Comm here = MPI_COMM_NULL;
-  distributed::check_mpi(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &here),
-                         "MPI_Comm_split_type");
-  int size = 1;
-  distributed::check_mpi(MPI_Comm_size(here, &size), "MPI_Comm_size");
-  distributed::check_mpi(MPI_Comm_free(&here), "MPI_Comm_free");
-  return size;
+  distributed::OwnedComm here;
+  distributed::check_mpi(
+      MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, here.out()),
+      "MPI_Comm_split_type");
+  return distributed::size_of(here.get());
 }
 
 }  // namespace

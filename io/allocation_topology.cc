@@ -22,6 +22,7 @@
 #include "io/hwloc_topology.h"
 #include "io/input_error.h"
 #include "src/mpi/mpi_environment.h"
+#include "src/mpi/owned_comm.h"
 #include "src/tree/unbalanced_tree.h"
 
 namespace treematch::distributed {
@@ -161,22 +162,6 @@ NodeDescription deserialise(const char* data, std::size_t size) {
 }
 
 // ---- MPI helpers ----------------------------------------------------------------------------
-
-/// A communicator freed on destruction.
-class OwnedComm {
- public:
-  OwnedComm() = default;
-  ~OwnedComm() {
-    if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);  // not checked: destructors do not throw
-  }
-  OwnedComm(const OwnedComm&) = delete;
-  OwnedComm& operator=(const OwnedComm&) = delete;
-  MPI_Comm* out() { return &comm_; }
-  [[nodiscard]] MPI_Comm get() const { return comm_; }
-
- private:
-  MPI_Comm comm_ = MPI_COMM_NULL;
-};
 
 int checked_count(std::size_t bytes) {
   if (bytes > static_cast<std::size_t>(INT_MAX)) {

@@ -1,38 +1,28 @@
 // The peak memory model: fitted constants per regime of the driver.
 #include "src/driver/memory_estimate.h"
 
-#include <algorithm>
-
 namespace treematch {
 namespace {
 
 // Least squares over measured peaks (ru_maxrss) of `treematch map`, HDF5 CSR and METIS inputs
 // (src/README.md gives them): the walk on 27-point stencils of 65k to 1M ranks and on a 1M-rank
-// ring, within -7% to +3%; the whole-graph regime's part per entry is the largest seen (S3 with the
-// multilevel candidate forced: 61-62 B).
+// ring, within -7% to +3% (S4, 10M ranks, not in the fit: +6%); the whole-graph regime's part per
+// entry is the largest seen (S3 with the multilevel candidate forced: 61-62 B).
 constexpr std::int64_t kFixedBytes = std::int64_t{36} << 20;  // libraries, thread pools
 constexpr std::int64_t kBytesPerProcess = 80;                 // mapping, level arrays, leaves
 constexpr std::int64_t kBytesPerEntryWalk = 31;        // rows read, symmetrised, the walk's levels
 constexpr std::int64_t kBytesPerEntryWholeGraph = 64;  // + subgraphs, coarse levels, refinement
 
-bool lists(const Context& ctx, Strategy strategy) {
-  return std::find(ctx.driver.strategies.begin(), ctx.driver.strategies.end(), strategy) !=
-         ctx.driver.strategies.end();
-}
-
 /// Whether the driver runs anything on the whole matrix beside the walk (src/driver/treematch.cc
 /// decides the same way).
 bool holds_whole_graph_work(std::int64_t entries, const Context& ctx) {
-  const bool whole =
-      ctx.driver.whole_matrix_forced || entries <= ctx.driver.whole_matrix_max_entries;
-  if (!whole) return false;
-  const bool refines = ctx.refinement.swaps && entries <= ctx.refinement.max_entries;
+  if (!ctx.driver.holds_whole_matrix(entries)) return false;
   const bool multilevel =
-      (lists(ctx, Strategy::kMultilevelTopDown) || ctx.driver.include_default) &&
+      (ctx.driver.lists(Strategy::kMultilevelTopDown) || ctx.driver.include_default) &&
       entries <= ctx.multilevel.max_entries;
-  const bool greedy = (lists(ctx, Strategy::kGreedyTopDown) || ctx.driver.include_default) &&
+  const bool greedy = (ctx.driver.lists(Strategy::kGreedyTopDown) || ctx.driver.include_default) &&
                       entries <= ctx.greedy_top_down.max_entries;
-  return refines || multilevel || greedy;
+  return ctx.refinement.applies(entries) || multilevel || greedy;
 }
 
 }  // namespace

@@ -35,19 +35,13 @@ void check_fits(Index processes, Index slots, const Context& ctx) {
       "); use --oversubscribe N to place N processes per core");
 }
 
-/// Whether ctx.driver.strategies names `strategy`.
-bool lists(const Context& ctx, Strategy strategy) {
-  const std::vector<Strategy>& list = ctx.driver.strategies;
-  return std::find(list.begin(), list.end(), strategy) != list.end();
-}
-
 /// Whether an input is above ctx.driver.multilevel_only_above processes and the driver makes a
 /// multilevel top-down candidate for it: the walk over the whole tree and the greedy top-down
 /// mappings are then not made.
 bool left_to_multilevel(const MappingInput& input, const Topology& tree, const Context& ctx,
                         bool whole) {
   return input.size() > ctx.driver.multilevel_only_above && whole &&
-         lists(ctx, Strategy::kMultilevelTopDown) &&
+         ctx.driver.lists(Strategy::kMultilevelTopDown) &&
          multilevel_top_down_applies(input.entries(), tree, ctx.multilevel);
 }
 
@@ -106,9 +100,9 @@ Context default_preset_beside(const Context& ctx) {
 /// only the walks run, unrefined (without the whole matrix, e.g. S3), with the floor's options
 /// and limits no wider than ctx's (strong's 1M-process walk would be made twice).
 bool adds_candidates(const Context& ctx, const Context& floor, bool whole) {
-  return whole || !lists(ctx, Strategy::kBottomUp) || !lists(ctx, Strategy::kPrioritisedLinks) ||
-         ctx.driver.first_that_applies || !(ctx.grouping == floor.grouping) ||
-         ctx.walk.split != floor.walk.split ||
+  return whole || !ctx.driver.lists(Strategy::kBottomUp) ||
+         !ctx.driver.lists(Strategy::kPrioritisedLinks) || ctx.driver.first_that_applies ||
+         !(ctx.grouping == floor.grouping) || ctx.walk.split != floor.walk.split ||
          ctx.prioritised.max_processes < floor.prioritised.max_processes ||
          ctx.prioritised.max_arity < floor.prioritised.max_arity;
 }
@@ -118,8 +112,7 @@ bool adds_candidates(const Context& ctx, const Context& floor, bool whole) {
 /// share `span` of the progress line equally.
 void run_strategies(const MappingInput& input, const Topology& tree, const Context& ctx, bool whole,
                     const ProgressSpan& span, const std::string& suffix, Kept& kept) {
-  const bool refine = ctx.refinement.swaps && whole && tree.depth() > 0 &&
-                      input.entries() <= ctx.refinement.max_entries;
+  const bool refine = whole && tree.depth() > 0 && ctx.refinement.applies(input.entries());
   const double strategies = static_cast<double>(ctx.driver.strategies.size());
   bool gave = false;  // a strategy of this list gave a candidate
   for (std::size_t s = 0; s < ctx.driver.strategies.size(); ++s) {
@@ -227,8 +220,7 @@ TreeMatchResult treematch_map(const MappingInput& input, const Topology& topolog
   const Topology tree = topology.with_oversubscription(per_leaf);
 
   // The refinement and the top-down strategies need every row here.
-  const bool whole =
-      ctx.driver.whole_matrix_forced || input.entries() <= ctx.driver.whole_matrix_max_entries;
+  const bool whole = ctx.driver.holds_whole_matrix(input.entries());
   Kept kept;
   // The pair remapping, when it runs, fills the last fifth of the progress line.
   const bool remapping = whole && pair_remap_applies(input.size(), tree, ctx.pair_remap);

@@ -84,6 +84,10 @@ Context preset_context(Preset preset) {
   return ctx;
 }
 
+bool DriverContext::lists(Strategy strategy) const {
+  return std::find(strategies.begin(), strategies.end(), strategy) != strategies.end();
+}
+
 Context default_context() {
   return preset_context(Preset::kDefault);
 }

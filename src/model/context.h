@@ -151,6 +151,8 @@ struct RefinementContext {
   /// ... when the matrix has at most this many entries (the fast preset refines only small ones,
   /// where it costs milliseconds)
   std::int64_t max_entries = std::numeric_limits<std::int64_t>::max();
+  /// Whether candidates of a matrix of `entries` entries are refined (given the whole matrix).
+  [[nodiscard]] bool applies(std::int64_t entries) const { return swaps && entries <= max_entries; }
   bool subtrees = true;  ///< also exchange whole subtrees, top down, before single processes
   int cycles = 2;        ///< at most this many top-down sweeps over the levels
   int rounds = 4;        ///< propose-then-apply rounds per level and sweep
@@ -215,6 +217,14 @@ struct DriverContext {
   /// attempts give lower cuts, not always cheaper mappings; clover-320 and maplib-btmz were
   /// 0.1-0.4% costlier without it).
   bool include_default = false;
+
+  /// Whether `strategies` names `strategy`.
+  [[nodiscard]] bool lists(Strategy strategy) const;
+  /// Whether a matrix of `entries` entries is held whole for the refinement and the strategies
+  /// but the walk.
+  [[nodiscard]] bool holds_whole_matrix(std::int64_t entries) const {
+    return whole_matrix_forced || entries <= whole_matrix_max_entries;
+  }
 };
 
 /// How much time a mapping may take, in the manner of KaMinPar's presets and SharedMap's

@@ -176,15 +176,15 @@ CommandResult run_mpi(int ranks, const std::string& arguments, const TempDir& di
                    dir.file("mpi-stdout.txt"), dir.file("mpi-stderr.txt"));
 }
 
-/// The job failed on its own (not killed by the timeout), with one error line naming `matrix` and
-/// containing `keyword`, and left no `output`.
-void expect_one_agreed_error(const CommandResult& run, const std::string& matrix,
+/// The job failed on its own (not killed by the timeout), with one error line naming `source` (the
+/// matrix, or the option at fault) and containing `keyword`, and left no `output`.
+void expect_one_agreed_error(const CommandResult& run, const std::string& source,
                              const std::string& keyword, const fs::path& output) {
   EXPECT_NE(run.exit_code, 0) << run.err;
   EXPECT_NE(run.exit_code, 124) << "timed out (a rank hangs):\n" << run.err;
   const std::vector<std::string> errors = lines_with(run.err, "treematch: error:");
   ASSERT_EQ(errors.size(), 1u) << run.err;
-  EXPECT_NE(errors[0].find(matrix + ": "), std::string::npos) << errors[0];
+  EXPECT_NE(errors[0].find(source + ": "), std::string::npos) << errors[0];
   EXPECT_NE(errors[0].find(keyword), std::string::npos) << errors[0];
   EXPECT_FALSE(fs::exists(output));
 }
@@ -268,12 +268,7 @@ TEST(BadInputMpi, AnUnknownPresetIsOneLineForTheJob) {
               "map --matrix " + quote(matrix) +
                   " --topology 'pack:8 core:16 pu:1' --preset quick -o " + quote(output.string()),
               dir);
-  EXPECT_NE(run.exit_code, 0) << run.err;
-  EXPECT_NE(run.exit_code, 124) << "timed out (a rank hangs):\n" << run.err;
-  const std::vector<std::string> errors = lines_with(run.err, "treematch: error:");
-  ASSERT_EQ(errors.size(), 1u) << run.err;
-  EXPECT_NE(errors[0].find("--preset: unknown preset 'quick'"), std::string::npos) << errors[0];
-  EXPECT_FALSE(fs::exists(output));
+  expect_one_agreed_error(run, "--preset", "--preset: unknown preset 'quick'", output);
 }
 
 // Open MPI's mpirun adds its own box after a non-zero exit; `mpirun -q` removes it, and then the
