@@ -53,8 +53,10 @@ std::string library_name() {
   return name;
 }
 
-/// Ends this rank (exit code 2) when `job` started more ranks than MPI sees; the launcher's rank 0
-/// says why in one line. MPI_Get_library_version may be called before MPI_Init.
+/// Ends this rank when `job` started more ranks than MPI sees; the launcher's rank 0 says why in
+/// one line and exits with code 2, the others with 0. Launchers end the whole job when its first
+/// rank fails: had every rank failed, one could end before rank 0 had written its line, and the job
+/// would fail without a word. MPI_Get_library_version may be called before MPI_Init.
 void refuse_unseen_ranks(const LauncherJob& job) {
   if (job.rank == 0) {
     const std::string library = library_name();
@@ -70,7 +72,7 @@ void refuse_unseen_ranks(const LauncherJob& job) {
   int initialised = 0;
   MPI_Initialized(&initialised);
   if (initialised != 0) MPI_Finalize();
-  std::exit(2);
+  std::exit(job.rank == 0 ? 2 : 0);
 }
 
 }  // namespace

@@ -292,8 +292,9 @@ TEST(BadInputMpi, UnderAQuietLauncherTheErrorLineIsAllOfStderr) {
 }
 
 // A treematch built for one MPI started by the other MPI's launcher (Debian installs both): each
-// rank initialises alone and would believe it is rank 0 of 1. The job ends at once, every rank
-// with exit code 2, and the launcher's rank 0 says why in one line naming both.
+// rank initialises alone and would believe it is rank 0 of 1. The job ends at once: the launcher's
+// rank 0 says why in one line naming both and exits with 2. When every rank exited with 2, the
+// launcher sometimes ended the job on another rank's exit before rank 0 had written its line.
 TEST(BadInputMpi, TheOtherMpisLauncherIsRefusedInOneLine) {
   if (std::string(TM_OTHER_MPIEXEC).empty() || !fs::exists(TM_OTHER_MPIEXEC_PATH)) {
     GTEST_SKIP() << "the other MPI's launcher (" << TM_OTHER_MPIEXEC_PATH << ") is not installed";
