@@ -12,6 +12,7 @@
 #include "apps/cli_checks.h"
 #include "apps/map_report.h"
 #include "apps/progress_display.h"
+#include "apps/rank_usage.h"
 #include "io/agreement.h"
 #include "io/atomic_file.h"
 #include "io/input_error.h"
@@ -123,7 +124,8 @@ class VerboseProgress final : public ProgressObserver {
 };
 
 std::string summary(const MapOptions& options, const Inputs& inputs, const TreeMatchResult& result,
-                    const std::vector<CostRow>& rows, double map_seconds) {
+                    const std::vector<CostRow>& rows, double map_seconds,
+                    const std::vector<RankUsage>& usage) {
   const Topology& topo = inputs.topology;
   int ranks = 1;
   if (options.input.comm != MPI_COMM_NULL) MPI_Comm_size(options.input.comm, &ranks);
@@ -140,6 +142,7 @@ std::string summary(const MapOptions& options, const Inputs& inputs, const TreeM
       inputs.allowed_leaves.empty() ? ""
                                     : fmt::format(" ({} allowed)", inputs.allowed_leaves.size()),
       topo.leaves_per_machine(), inputs.read_seconds, inputs.topology_seconds, map_seconds);
+  text += rank_usage_line(usage, inputs.read_seconds + inputs.topology_seconds + map_seconds);
   if (options.verbose) {
     if (!result.strategy.empty()) text += "  kept: " + result.strategy + "\n";
     for (const LevelTrace& level : result.levels) text += "  " + level_line(level) + "\n";
@@ -372,9 +375,17 @@ int run_map(const MapOptions& options) {
   ctx.progress = verbose_here ? static_cast<ProgressObserver*>(&verbose) : &progress;
   progress.phase("mapping");
 
-  const MapOutcome outcome = compute_mapping(
+  MapOutcome outcome = compute_mapping(
       options, inputs, ctx,
       options.compare || !options.report.empty() ? Baselines::kAll : Baselines::kNone);
+  // Under mpirun, what each rank used (collective): how far the job divided memory and work.
+  std::vector<RankUsage> usage;
+  int ranks = 1;
+  if (options.input.comm != MPI_COMM_NULL) MPI_Comm_size(options.input.comm, &ranks);
+  if (ranks > 1) {
+    usage = gather_rank_usage(options.input.comm);
+    outcome.report["ranks"] = rank_usage_json(usage);
+  }
 
   if (!options.writer) return 0;
   progress.phase("writing");
@@ -391,7 +402,7 @@ int run_map(const MapOptions& options) {
     io::write_file_atomically(options.output, text);
   }
   progress.stop();
-  std::cerr << summary(options, inputs, outcome.result, outcome.rows, outcome.map_seconds);
+  std::cerr << summary(options, inputs, outcome.result, outcome.rows, outcome.map_seconds, usage);
   if (!options.report.empty()) {
     const double seconds = write_map_report(options.report, options, inputs, ctx, outcome);
     std::cerr << fmt::format("  report {}/index.html written in {:.3f} s\n", options.report,

@@ -22,6 +22,7 @@
 #include "io/hwloc_topology.h"
 #include "io/input_error.h"
 #include "src/mpi/mpi_environment.h"
+#include "src/mpi/mpi_traffic.h"
 #include "src/mpi/owned_comm.h"
 #include "src/tree/unbalanced_tree.h"
 
@@ -374,9 +375,12 @@ AllocationTopology gather_allocation_topology(MPI_Comm comm, const NetworkShape&
   }
   if (total > INT_MAX) throw std::runtime_error("allocation: node descriptions exceed 2 GiB");
   std::vector<char> all(static_cast<std::size_t>(total));
-  check_mpi(MPI_Allgatherv(mine.data(), my_bytes, MPI_CHAR, all.data(), bytes.data(),
-                           displacements.data(), MPI_CHAR, comm),
-            "MPI_Allgatherv");
+  {
+    const distributed::CountedCall counted(mine.size() * static_cast<std::size_t>(size - 1));
+    check_mpi(MPI_Allgatherv(mine.data(), my_bytes, MPI_CHAR, all.data(), bytes.data(),
+                             displacements.data(), MPI_CHAR, comm),
+              "MPI_Allgatherv");
+  }
 
   // Nodes in the order of their leaders' ranks; the same data, so the same result, on every rank.
   std::vector<NodeDescription> nodes;

@@ -5,6 +5,7 @@
 
 #include "src/model/cost.h"
 #include "src/mpi/mpi_collectives.h"
+#include "src/mpi/mpi_traffic.h"
 
 namespace treematch::distributed {
 namespace {
@@ -67,7 +68,10 @@ std::unique_ptr<DistributedMappingInput> DistributedMappingInput::from_directed_
   rows.n = n;
   const SymmetryChecksums local = symmetry_checksums(rows.view(), blocks.first(rank));
   std::uint64_t sums[2] = {local.forward, local.backward};
-  check_mpi(MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_UINT64_T, MPI_SUM, comm), "MPI_Allreduce");
+  {
+    const distributed::CountedCall counted(sizeof sums);
+    check_mpi(MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_UINT64_T, MPI_SUM, comm), "MPI_Allreduce");
+  }
   const bool symmetric = sums[0] == sums[1];
   if (!symmetric) {
     const kernels::Csr t = transposed_rows(comm, blocks, rank, n, rows);
@@ -89,8 +93,11 @@ DistributedMappingInput::DistributedMappingInput(MPI_Comm comm, Index n, kernels
       ctx_(ctx),
       links_(std::make_shared<LinkCache>()) {
   const Offset local = rows_.offsets.back();
-  check_mpi(MPI_Allreduce(&local, &total_entries_, 1, MPI_INT64_T, MPI_SUM, comm_),
-            "MPI_Allreduce");
+  {
+    const distributed::CountedCall counted(sizeof local);
+    check_mpi(MPI_Allreduce(&local, &total_entries_, 1, MPI_INT64_T, MPI_SUM, comm_),
+              "MPI_Allreduce");
+  }
   int rank = 0;
   check_mpi(MPI_Comm_rank(comm_, &rank), "MPI_Comm_rank");
   const Index first = blocks_.first(rank);
@@ -100,7 +107,11 @@ DistributedMappingInput::DistributedMappingInput(MPI_Comm comm, Index n, kernels
       if (rows_.targets[at(e)] != first + r) volume += rows_.weights[at(e)];
     }
   }
-  check_mpi(MPI_Allreduce(&volume, &total_volume_, 1, MPI_DOUBLE, MPI_SUM, comm_), "MPI_Allreduce");
+  {
+    const distributed::CountedCall counted(sizeof volume);
+    check_mpi(MPI_Allreduce(&volume, &total_volume_, 1, MPI_DOUBLE, MPI_SUM, comm_),
+              "MPI_Allreduce");
+  }
   total_volume_ *= symmetrised_ ? 0.5 : 1.0;
 }
 

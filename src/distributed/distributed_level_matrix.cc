@@ -13,6 +13,7 @@
 #include "kernels/group_values.h"
 #include "kernels/partition_refinement.h"
 #include "src/mpi/mpi_collectives.h"
+#include "src/mpi/mpi_traffic.h"
 
 namespace treematch::distributed {
 namespace {
@@ -123,8 +124,11 @@ ReceivedPartials exchange_partials(MPI_Comm comm, kernels::CsrView rows, Index f
     expected[2 * static_cast<std::size_t>(dest) + 1] += bound(l);
   }
   std::vector<Offset> incoming(2 * ranks, 0);
-  check_mpi(MPI_Alltoall(expected.data(), 2, MPI_INT64_T, incoming.data(), 2, MPI_INT64_T, comm),
-            "MPI_Alltoall");
+  {
+    const distributed::CountedCall counted(2 * sizeof(Offset) * (ranks - 1));
+    check_mpi(MPI_Alltoall(expected.data(), 2, MPI_INT64_T, incoming.data(), 2, MPI_INT64_T, comm),
+              "MPI_Alltoall");
+  }
   ReceivedPartials got;
   Offset rows_in = 0;
   Offset entries_in = 0;
@@ -146,7 +150,10 @@ ReceivedPartials exchange_partials(MPI_Comm comm, kernels::CsrView rows, Index f
   }
   // Every rank makes as many exchanges (they are collective): empty pieces at the end.
   std::int64_t pieces = static_cast<std::int64_t>(piece_ends.size());
-  check_mpi(MPI_Allreduce(MPI_IN_PLACE, &pieces, 1, MPI_INT64_T, MPI_MAX, comm), "MPI_Allreduce");
+  {
+    const distributed::CountedCall counted(sizeof pieces);
+    check_mpi(MPI_Allreduce(MPI_IN_PLACE, &pieces, 1, MPI_INT64_T, MPI_MAX, comm), "MPI_Allreduce");
+  }
   Index begin = 0;
   for (std::int64_t p = 0; p < pieces; ++p) {
     const Index end = static_cast<std::size_t>(p) < piece_ends.size()
@@ -269,7 +276,10 @@ Offset DistributedLevelMatrix::longest_row() const {
     Offset local = 0;
     for (std::size_t r = 0; r + 1 < rows_.offsets.size(); ++r)
       local = std::max(local, rows_.offsets[r + 1] - rows_.offsets[r]);
-    check_mpi(MPI_Allreduce(&local, &longest_, 1, MPI_INT64_T, MPI_MAX, comm_), "MPI_Allreduce");
+    {
+      const distributed::CountedCall counted(sizeof local);
+      check_mpi(MPI_Allreduce(&local, &longest_, 1, MPI_INT64_T, MPI_MAX, comm_), "MPI_Allreduce");
+    }
   }
   return longest_;
 }
@@ -430,7 +440,10 @@ std::unique_ptr<LevelMatrix> DistributedLevelMatrix::aggregate(
   // Small enough: every rank takes the whole next level and continues with threads only.
   Offset local = next.offsets.back();
   Offset total = 0;
-  check_mpi(MPI_Allreduce(&local, &total, 1, MPI_INT64_T, MPI_SUM, comm_), "MPI_Allreduce");
+  {
+    const distributed::CountedCall counted(sizeof local);
+    check_mpi(MPI_Allreduce(&local, &total, 1, MPI_INT64_T, MPI_SUM, comm_), "MPI_Allreduce");
+  }
   if (total <= gather_entries_) {
     return std::make_unique<LocalLevelMatrix>(gather_rows(comm_, next.view(), count));
   }

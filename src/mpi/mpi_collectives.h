@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "src/mpi/mpi_environment.h"
+#include "src/mpi/mpi_traffic.h"
 
 namespace treematch::distributed {
 
@@ -42,6 +43,13 @@ inline int mpi_count(std::size_t count, const char* call) {
   return static_cast<int>(count);
 }
 
+/// The ranks of `comm` other than this one.
+inline std::size_t other_ranks(MPI_Comm comm) {
+  int ranks = 1;
+  check_mpi(MPI_Comm_size(comm, &ranks), "MPI_Comm_size");
+  return static_cast<std::size_t>(ranks - 1);
+}
+
 /// Every rank's element count of a gather and where its block starts, the same on every rank
 /// (the counts are all-gathered), so that a total past MPI's int count throws on every rank alike.
 struct GatherLayout {
@@ -56,8 +64,11 @@ inline GatherLayout gather_layout(MPI_Comm comm, std::size_t mine, const char* c
   GatherLayout layout;
   layout.count = mpi_count(mine, call);
   layout.counts.resize(static_cast<std::size_t>(ranks));
-  check_mpi(MPI_Allgather(&layout.count, 1, MPI_INT, layout.counts.data(), 1, MPI_INT, comm),
-            "MPI_Allgather");
+  {
+    const CountedCall counted(sizeof(int) * static_cast<std::size_t>(ranks - 1));
+    check_mpi(MPI_Allgather(&layout.count, 1, MPI_INT, layout.counts.data(), 1, MPI_INT, comm),
+              "MPI_Allgather");
+  }
   layout.displs.assign(layout.counts.size(), 0);
   for (std::size_t r = 0; r < layout.counts.size(); ++r) {
     layout.displs[r] = mpi_count(layout.total, call);
@@ -73,6 +84,7 @@ std::vector<T> all_gather(MPI_Comm comm, std::span<const T> mine) {
   const GatherLayout layout = gather_layout(comm, mine.size(), "MPI_Allgatherv");
   std::vector<T> all(layout.total);
   const BytesType<T> type;
+  const CountedCall counted(mine.size_bytes() * other_ranks(comm));
   check_mpi(MPI_Allgatherv(mine.data(), layout.count, type.get(), all.data(), layout.counts.data(),
                            layout.displs.data(), type.get(), comm),
             "MPI_Allgatherv");
@@ -87,6 +99,7 @@ std::vector<T> gather_to_root(MPI_Comm comm, int root, std::span<const T> mine) 
   check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
   std::vector<T> all(rank == root ? layout.total : 0);
   const BytesType<T> type;
+  const CountedCall counted(rank == root ? 0 : mine.size_bytes());
   check_mpi(MPI_Gatherv(mine.data(), layout.count, type.get(), all.data(), layout.counts.data(),
                         layout.displs.data(), type.get(), root, comm),
             "MPI_Gatherv");
@@ -108,8 +121,13 @@ void all_to_all_append(MPI_Comm comm, std::span<const T> send, std::span<const i
     sent += static_cast<std::size_t>(send_counts[r]);
   }
   std::vector<int> receive_counts(ranks);
-  check_mpi(MPI_Alltoall(send_counts.data(), 1, MPI_INT, receive_counts.data(), 1, MPI_INT, comm),
-            "MPI_Alltoall");
+  int rank = 0;
+  check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  {
+    const CountedCall counted(sizeof(int) * (ranks - 1));
+    check_mpi(MPI_Alltoall(send_counts.data(), 1, MPI_INT, receive_counts.data(), 1, MPI_INT, comm),
+              "MPI_Alltoall");
+  }
   std::vector<int> receive_displs(ranks);
   std::size_t total = 0;
   for (std::size_t r = 0; r < ranks; ++r) {
@@ -119,6 +137,8 @@ void all_to_all_append(MPI_Comm comm, std::span<const T> send, std::span<const i
   const std::size_t start = into.size();
   into.resize(start + total);
   const BytesType<T> type;
+  const CountedCall counted(
+      sizeof(T) * (sent - static_cast<std::size_t>(send_counts[static_cast<std::size_t>(rank)])));
   check_mpi(MPI_Alltoallv(send.data(), send_counts.data(), send_displs.data(), type.get(),
                           into.data() + start, receive_counts.data(), receive_displs.data(),
                           type.get(), comm),
@@ -150,6 +170,7 @@ inline void sum_in_place(MPI_Comm comm, std::span<double> values) {
   constexpr std::size_t kPiece = std::size_t{1} << 28;
   for (std::size_t at = 0; at < values.size(); at += kPiece) {
     const std::size_t count = std::min(kPiece, values.size() - at);
+    const CountedCall counted(sizeof(double) * count);
     check_mpi(MPI_Allreduce(MPI_IN_PLACE, values.data() + at, static_cast<int>(count), MPI_DOUBLE,
                             MPI_SUM, comm),
               "MPI_Allreduce");

@@ -4,7 +4,7 @@
 # with --gather-entries below the matrix's entries (levels distributed; those stages off alike),
 # and with the fast preset (its multilevel mapping; with --gather-entries, its fallback walk) and
 # the strong preset; and --verbose under 3 ranks prints the options once and says the run was
-# distributed.
+# distributed; and the summary and the JSON give each rank's peak memory and bytes sent.
 #   map_any_rank_count.sh TREEMATCH TM_MPIEXEC MATRIX [RANKS]   (TM_MPIEXEC: cmake/TmTesting.cmake;
 #   RANKS: the rank counts, "1 2 3" unless given)
 set -euo pipefail
@@ -59,3 +59,16 @@ if [ "$printed" != 1 ] || ! grep -q ', distributed over 3 ranks$' "$scratch/stde
   exit 1
 fi
 echo "--verbose under 3 ranks: options once, distributed over 3 ranks"
+# Each rank's peak memory, CPU time and bytes sent: one summary line, one JSON object a rank.
+run "$mpiexec" -n 3 "$treematch" map -m "$scratch/m.h5" -t "$topology" --gather-entries 1000 \
+  -f json -o "$scratch/usage.json"
+sizes='[0-9.]+ [KMG]?i?B'
+line="^  3 ranks: peak memory $sizes to $sizes a rank, CPU [0-9.]+ s in all, sent $sizes in all"
+peaks=$(grep -cE '"peak_bytes": [1-9][0-9]*' "$scratch/usage.json" || true)
+sent=$(grep -cE '"bytes_sent": [1-9][0-9]*' "$scratch/usage.json" || true)
+if ! grep -qE "$line" "$scratch/stderr" || [ "$peaks" != 3 ] || [ "$sent" != 3 ]; then
+  echo "usage under 3 ranks: no summary line, or $peaks peaks and $sent byte counts of 3" >&2
+  cat "$scratch/stderr" "$scratch/usage.json" >&2
+  exit 1
+fi
+echo "usage under 3 ranks: one summary line, each rank's peak memory and bytes sent in the JSON"
