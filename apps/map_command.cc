@@ -22,6 +22,7 @@
 #include "src/driver/memory_estimate.h"
 #include "src/driver/treematch.h"
 #include "src/model/cost.h"
+#include "src/mpi/mpi_environment.h"
 #include "src/report/baselines.h"
 
 namespace treematch::apps {
@@ -127,8 +128,7 @@ std::string summary(const MapOptions& options, const Inputs& inputs, const TreeM
                     const std::vector<CostRow>& rows, double map_seconds,
                     const std::vector<RankUsage>& usage) {
   const Topology& topo = inputs.topology;
-  int ranks = 1;
-  if (options.input.comm != MPI_COMM_NULL) MPI_Comm_size(options.input.comm, &ranks);
+  const int ranks = distributed::size_of(options.input.comm);
   std::string text = fmt::format(
       "treematch: {} processes ({} entries{}) from {}{}\n"
       "  topology {} = {} leaves{}, {} per machine\n"
@@ -380,9 +380,7 @@ int run_map(const MapOptions& options) {
       options.compare || !options.report.empty() ? Baselines::kAll : Baselines::kNone);
   // Under mpirun, what each rank used (collective): how far the job divided memory and work.
   std::vector<RankUsage> usage;
-  int ranks = 1;
-  if (options.input.comm != MPI_COMM_NULL) MPI_Comm_size(options.input.comm, &ranks);
-  if (ranks > 1) {
+  if (distributed::size_of(options.input.comm) > 1) {
     usage = gather_rank_usage(options.input.comm);
     outcome.report["ranks"] = rank_usage_json(usage);
   }

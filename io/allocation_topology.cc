@@ -376,7 +376,7 @@ AllocationTopology gather_allocation_topology(MPI_Comm comm, const NetworkShape&
   if (total > INT_MAX) throw std::runtime_error("allocation: node descriptions exceed 2 GiB");
   std::vector<char> all(static_cast<std::size_t>(total));
   {
-    const distributed::CountedCall counted(mine.size() * static_cast<std::size_t>(size - 1));
+    const CountedCall counted(mine.size() * static_cast<std::size_t>(size - 1));
     check_mpi(MPI_Allgatherv(mine.data(), my_bytes, MPI_CHAR, all.data(), bytes.data(),
                              displacements.data(), MPI_CHAR, comm),
               "MPI_Allgatherv");

@@ -69,7 +69,7 @@ std::unique_ptr<DistributedMappingInput> DistributedMappingInput::from_directed_
   const SymmetryChecksums local = symmetry_checksums(rows.view(), blocks.first(rank));
   std::uint64_t sums[2] = {local.forward, local.backward};
   {
-    const distributed::CountedCall counted(sizeof sums);
+    const CountedCall counted(sizeof sums);
     check_mpi(MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_UINT64_T, MPI_SUM, comm), "MPI_Allreduce");
   }
   const bool symmetric = sums[0] == sums[1];
@@ -94,7 +94,7 @@ DistributedMappingInput::DistributedMappingInput(MPI_Comm comm, Index n, kernels
       links_(std::make_shared<LinkCache>()) {
   const Offset local = rows_.offsets.back();
   {
-    const distributed::CountedCall counted(sizeof local);
+    const CountedCall counted(sizeof local);
     check_mpi(MPI_Allreduce(&local, &total_entries_, 1, MPI_INT64_T, MPI_SUM, comm_),
               "MPI_Allreduce");
   }
@@ -108,7 +108,7 @@ DistributedMappingInput::DistributedMappingInput(MPI_Comm comm, Index n, kernels
     }
   }
   {
-    const distributed::CountedCall counted(sizeof volume);
+    const CountedCall counted(sizeof volume);
     check_mpi(MPI_Allreduce(&volume, &total_volume_, 1, MPI_DOUBLE, MPI_SUM, comm_),
               "MPI_Allreduce");
   }

@@ -125,7 +125,7 @@ ReceivedPartials exchange_partials(MPI_Comm comm, kernels::CsrView rows, Index f
   }
   std::vector<Offset> incoming(2 * ranks, 0);
   {
-    const distributed::CountedCall counted(2 * sizeof(Offset) * (ranks - 1));
+    const CountedCall counted(2 * sizeof(Offset) * (ranks - 1));
     check_mpi(MPI_Alltoall(expected.data(), 2, MPI_INT64_T, incoming.data(), 2, MPI_INT64_T, comm),
               "MPI_Alltoall");
   }
@@ -151,7 +151,7 @@ ReceivedPartials exchange_partials(MPI_Comm comm, kernels::CsrView rows, Index f
   // Every rank makes as many exchanges (they are collective): empty pieces at the end.
   std::int64_t pieces = static_cast<std::int64_t>(piece_ends.size());
   {
-    const distributed::CountedCall counted(sizeof pieces);
+    const CountedCall counted(sizeof pieces);
     check_mpi(MPI_Allreduce(MPI_IN_PLACE, &pieces, 1, MPI_INT64_T, MPI_MAX, comm), "MPI_Allreduce");
   }
   Index begin = 0;
@@ -277,7 +277,7 @@ Offset DistributedLevelMatrix::longest_row() const {
     for (std::size_t r = 0; r + 1 < rows_.offsets.size(); ++r)
       local = std::max(local, rows_.offsets[r + 1] - rows_.offsets[r]);
     {
-      const distributed::CountedCall counted(sizeof local);
+      const CountedCall counted(sizeof local);
       check_mpi(MPI_Allreduce(&local, &longest_, 1, MPI_INT64_T, MPI_MAX, comm_), "MPI_Allreduce");
     }
   }
@@ -441,7 +441,7 @@ std::unique_ptr<LevelMatrix> DistributedLevelMatrix::aggregate(
   Offset local = next.offsets.back();
   Offset total = 0;
   {
-    const distributed::CountedCall counted(sizeof local);
+    const CountedCall counted(sizeof local);
     check_mpi(MPI_Allreduce(&local, &total, 1, MPI_INT64_T, MPI_SUM, comm_), "MPI_Allreduce");
   }
   if (total <= gather_entries_) {

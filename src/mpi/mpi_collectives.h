@@ -43,13 +43,6 @@ inline int mpi_count(std::size_t count, const char* call) {
   return static_cast<int>(count);
 }
 
-/// The ranks of `comm` other than this one.
-inline std::size_t other_ranks(MPI_Comm comm) {
-  int ranks = 1;
-  check_mpi(MPI_Comm_size(comm, &ranks), "MPI_Comm_size");
-  return static_cast<std::size_t>(ranks - 1);
-}
-
 /// Every rank's element count of a gather and where its block starts, the same on every rank
 /// (the counts are all-gathered), so that a total past MPI's int count throws on every rank alike.
 struct GatherLayout {
@@ -84,7 +77,7 @@ std::vector<T> all_gather(MPI_Comm comm, std::span<const T> mine) {
   const GatherLayout layout = gather_layout(comm, mine.size(), "MPI_Allgatherv");
   std::vector<T> all(layout.total);
   const BytesType<T> type;
-  const CountedCall counted(mine.size_bytes() * other_ranks(comm));
+  const CountedCall counted(mine.size_bytes() * static_cast<std::size_t>(size_of(comm) - 1));
   check_mpi(MPI_Allgatherv(mine.data(), layout.count, type.get(), all.data(), layout.counts.data(),
                            layout.displs.data(), type.get(), comm),
             "MPI_Allgatherv");
@@ -121,8 +114,7 @@ void all_to_all_append(MPI_Comm comm, std::span<const T> send, std::span<const i
     sent += static_cast<std::size_t>(send_counts[r]);
   }
   std::vector<int> receive_counts(ranks);
-  int rank = 0;
-  check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  const int rank = rank_of(comm);
   {
     const CountedCall counted(sizeof(int) * (ranks - 1));
     check_mpi(MPI_Alltoall(send_counts.data(), 1, MPI_INT, receive_counts.data(), 1, MPI_INT, comm),

@@ -7,19 +7,16 @@ namespace treematch::distributed {
 namespace {
 
 std::atomic<std::uint64_t> bytes_sent{0};
-std::atomic<std::uint64_t> calls{0};
 std::atomic<std::int64_t> nanoseconds{0};
 
 }  // namespace
 
 MpiTraffic mpi_traffic() {
-  return MpiTraffic{bytes_sent.load(), calls.load(),
-                    static_cast<double>(nanoseconds.load()) * 1e-9};
+  return MpiTraffic{bytes_sent.load(), static_cast<double>(nanoseconds.load()) * 1e-9};
 }
 
 CountedCall::CountedCall(std::size_t bytes) : start_(std::chrono::steady_clock::now()) {
   bytes_sent += bytes;
-  ++calls;
 }
 
 CountedCall::~CountedCall() {

@@ -11,7 +11,6 @@ namespace treematch::distributed {
 /// The totals of this process's counted MPI calls since it started.
 struct MpiTraffic {
   std::uint64_t bytes_sent = 0;  ///< see CountedCall
-  std::uint64_t calls = 0;
   double seconds = 0.0;  ///< wall time inside the calls, waiting for the other ranks included
 };
 
