@@ -7,11 +7,11 @@ namespace {
 // Least squares over measured peaks (ru_maxrss) of `treematch map`, HDF5 CSR and METIS inputs
 // (src/README.md gives them): the walk on 27-point stencils of 65k to 1M ranks and on a 1M-rank
 // ring, within -7% to +3% (S4, 10M ranks, not in the fit: +6%); the whole-graph regime's part per
-// entry is the largest seen (S3 with the multilevel candidate forced: 61-62 B).
+// entry is the largest seen (S2 and S3 with `default`'s multilevel candidate: 40.8 B).
 constexpr std::int64_t kFixedBytes = std::int64_t{36} << 20;  // libraries, thread pools
 constexpr std::int64_t kBytesPerProcess = 80;                 // mapping, level arrays, leaves
 constexpr std::int64_t kBytesPerEntryWalk = 31;        // rows read, symmetrised, the walk's levels
-constexpr std::int64_t kBytesPerEntryWholeGraph = 64;  // + subgraphs, coarse levels, refinement
+constexpr std::int64_t kBytesPerEntryWholeGraph = 41;  // + subgraphs, coarse levels, refinement
 
 /// Whether the driver runs anything on the whole matrix beside the walk (src/driver/treematch.cc
 /// decides the same way).

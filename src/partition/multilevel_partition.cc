@@ -9,8 +9,10 @@
 #include <string>
 #include <utility>
 
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_sort.h>
 
+#include "kernels/held_csr.h"
 #include "kernels/parallel_tasks.h"
 #include "kernels/part_subgraphs.h"
 #include "kernels/utility.h"
@@ -97,61 +99,41 @@ Index match(Level& level, Load cap, std::uint64_t seed, const std::vector<Index>
 /// Which coarse row last saw a neighbour, and where its entry is.
 struct Seen {
   Index row = kNone;
-  std::size_t slot = 0;
+  Offset slot = 0;
 };
 
-/// The rows of coarse vertices [first, last): r[a][b] = sum of the edges between their members,
-/// neighbours in order of first appearance (the first member's row, then the second's).
-struct CoarseRows {
-  std::vector<Offset> ends;  ///< row ends, relative to this block's first entry
-  std::vector<Index> targets;
-  std::vector<Weight> weights;
-};
-
-CoarseRows contract_rows(const Level& fine, const std::vector<Index>& first,
-                         const std::vector<Index>& second, Index first_row, Index last_row,
-                         std::vector<Seen>& seen) {
-  CoarseRows out;
-  out.ends.reserve(at(last_row - first_row));
-  // At most the members' entries: sized once, trimmed at the end.
-  Offset bound = 0;
-  for (Index c = first_row; c < last_row; ++c) {
-    for (Index v : {first[at(c)], second[at(c)]})
-      bound += v == kNone ? 0 : fine.g.row_end(v) - fine.g.row_begin(v);
-  }
-  out.targets.resize(at(bound));
-  out.weights.resize(at(bound));
-  Index* const targets = out.targets.data();
-  Weight* const weights = out.weights.data();
+/// Coarse row `c`: the coarse neighbours of its members `first` and `second` (kNone: none) in
+/// order of first appearance (the first member's row, then the second's), each with the summed
+/// weight of the edges to it, written from `size` on; returns the end. `seen` holds no entry of
+/// row c yet.
+Offset coarse_row(const Level& fine, Index c, Index first, Index second, std::vector<Seen>& seen,
+                  Index* targets, Weight* weights, Offset size) {
   const Index* const coarse_of = fine.coarse_of.data();
-  std::size_t size = 0;
-  for (Index c = first_row; c < last_row; ++c) {
-    for (Index v : {first[at(c)], second[at(c)]}) {
-      if (v == kNone) continue;
-      for (Offset e = fine.g.row_begin(v); e < fine.g.row_end(v); ++e) {
-        const Index t = coarse_of[at(fine.g.targets[at(e)])];
-        if (t == c) continue;
-        Seen& s = seen[at(t)];
-        if (s.row != c) {
-          s = Seen{c, size};
-          targets[size] = t;
-          weights[size] = fine.g.weights[at(e)];
-          ++size;
-        } else {
-          weights[s.slot] += fine.g.weights[at(e)];
-        }
+  for (Index v : {first, second}) {
+    if (v == kNone) continue;
+    for (Offset e = fine.g.row_begin(v); e < fine.g.row_end(v); ++e) {
+      const Index t = coarse_of[at(fine.g.targets[at(e)])];
+      if (t == c) continue;
+      Seen& s = seen[at(t)];
+      if (s.row == c) {
+        weights[s.slot] += fine.g.weights[at(e)];
+        continue;
       }
+      s = Seen{c, size};
+      targets[size] = t;
+      weights[size] = fine.g.weights[at(e)];
+      ++size;
     }
-    out.ends.push_back(static_cast<Offset>(size));
   }
-  out.targets.resize(size);
-  out.weights.resize(size);
-  return out;
+  return size;
 }
 
 /// The graph between matched pairs. Large graphs build blocks of coarse rows as parallel tasks
-/// (the top bisections would otherwise be serial); each row is summed in the same order either
-/// way, so the graph does not depend on the thread count.
+/// (the top bisections would otherwise be serial), each thread into one scratch (its last-seen
+/// rows and the block's entries) reused for all its blocks, each block kept at its size: blocks
+/// sized by their members' entries and a last-seen array allocated per block took 323 MB and
+/// 4 GB of zeroing at S3's first contraction. Each row is summed in the same order either way, so
+/// the graph does not depend on the thread count.
 Level contract(const Level& fine, Index coarse) {
   Level out;
   out.weight.assign(at(coarse), 0);
@@ -163,43 +145,70 @@ Level contract(const Level& fine, Index coarse) {
     (first[at(c)] == kNone ? first[at(c)] : second[at(c)]) = v;
   }
   out.max_weight = *std::max_element(out.weight.begin(), out.weight.end());
-  constexpr Index kRowsPerBlock = 4096;
-  const Index blocks = (coarse + kRowsPerBlock - 1) / kRowsPerBlock;
-  std::vector<CoarseRows> rows(at(blocks));
-  const auto build = [&](std::size_t b) {
-    std::vector<Seen> seen(at(coarse));  // per task: blocks share nothing
-    const auto lo = static_cast<Index>(b) * kRowsPerBlock;
-    rows[b] = contract_rows(fine, first, second, lo, std::min(coarse, lo + kRowsPerBlock), seen);
-  };
-  if (blocks > 1) {
-    kernels::parallel_for_all(rows.size(), build);
-  } else {
-    build(0);
-  }
   Csr& csr = out.owned;
   csr.n = coarse;
-  if (blocks == 1) {
-    CoarseRows& only = rows.front();
-    csr.offsets.reserve(at(coarse) + 1);
-    csr.offsets.insert(csr.offsets.end(), only.ends.begin(), only.ends.end());
-    only.targets.shrink_to_fit();
-    only.weights.shrink_to_fit();
-    csr.targets = std::move(only.targets);
-    csr.weights = std::move(only.weights);
-    out.g = csr.view();
-    return out;
-  }
-  std::size_t entries = 0;
-  for (const CoarseRows& block : rows) entries += block.targets.size();
-  csr.offsets.reserve(at(coarse) + 1);
-  csr.targets.reserve(entries);
-  csr.weights.reserve(entries);
-  for (const CoarseRows& block : rows) {
-    const auto base = static_cast<Offset>(csr.targets.size());
-    for (Offset end : block.ends) csr.offsets.push_back(base + end);
-    csr.targets.insert(csr.targets.end(), block.targets.begin(), block.targets.end());
-    csr.weights.insert(csr.weights.end(), block.weights.begin(), block.weights.end());
-  }
+  csr.offsets.assign(at(coarse) + 1, 0);
+  constexpr Index kRowsPerBlock = 4096;
+  const Index blocks = (coarse + kRowsPerBlock - 1) / kRowsPerBlock;
+  struct Block {
+    std::vector<Offset> ends;  ///< row ends, relative to the block's first entry
+    std::vector<Index> targets;
+    std::vector<Weight> weights;
+  };
+  struct Scratch {
+    std::vector<Seen> seen;
+    std::vector<Index> targets;
+    std::vector<Weight> weights;
+  };
+  std::vector<Block> rows(at(blocks));
+  tbb::enumerable_thread_specific<Scratch> scratch_of_thread([coarse] {
+    return Scratch{std::vector<Seen>(at(coarse)), {}, {}};
+  });
+  // Tasks only where there are several blocks: most contractions are of small subgraphs.
+  const auto for_each_block = [blocks](const auto& body) {
+    if (blocks > 1) {
+      kernels::parallel_for_all(at(blocks), body);
+    } else {
+      body(0);
+    }
+  };
+  for_each_block([&](std::size_t b) {
+    Scratch& scratch = scratch_of_thread.local();
+    const Index lo = static_cast<Index>(b) * kRowsPerBlock;
+    const Index hi = std::min(coarse, lo + kRowsPerBlock);
+    Offset bound = 0;
+    for (Index c = lo; c < hi; ++c) {
+      for (Index v : {first[at(c)], second[at(c)]})
+        bound += v == kNone ? 0 : fine.g.row_end(v) - fine.g.row_begin(v);
+    }
+    if (scratch.targets.size() < at(bound)) {
+      scratch.targets.resize(at(bound));
+      scratch.weights.resize(at(bound));
+    }
+    Block& block = rows[b];
+    Offset size = 0;
+    for (Index c = lo; c < hi; ++c) {
+      size = coarse_row(fine, c, first[at(c)], second[at(c)], scratch.seen, scratch.targets.data(),
+                        scratch.weights.data(), size);
+      block.ends.push_back(size);
+    }
+    block.targets.assign(scratch.targets.begin(), scratch.targets.begin() + size);
+    block.weights.assign(scratch.weights.begin(), scratch.weights.begin() + size);
+  });
+  std::vector<Offset> base(at(blocks) + 1, 0);
+  for (std::size_t b = 0; b < rows.size(); ++b)
+    base[b + 1] = base[b] + static_cast<Offset>(rows[b].targets.size());
+  csr.targets.resize(at(base.back()));
+  csr.weights.resize(at(base.back()));
+  for_each_block([&](std::size_t b) {
+    Block& block = rows[b];
+    const Index lo = static_cast<Index>(b) * kRowsPerBlock;
+    for (std::size_t i = 0; i < block.ends.size(); ++i)
+      csr.offsets[at(lo) + i + 1] = base[b] + block.ends[i];
+    std::copy(block.targets.begin(), block.targets.end(), csr.targets.begin() + base[b]);
+    std::copy(block.weights.begin(), block.weights.end(), csr.weights.begin() + base[b]);
+    block = {};
+  });
   out.g = csr.view();
   return out;
 }
@@ -466,10 +475,12 @@ std::vector<Index> bisect(CsrView graph, Load target0, const PartitionContext& c
   return std::move(tried[best].side);
 }
 
-/// Parts [lo, hi) for the vertices of `g`, whose original ids are `ids`.
-void split_range(CsrView g, const std::vector<Index>& ids, const std::vector<Index>& sizes,
+/// Parts [lo, hi) for the vertices of `held`, whose original ids are `ids`. An owned graph is
+/// freed once its halves are copied.
+void split_range(kernels::HeldCsr held, std::vector<Index> ids, const std::vector<Index>& sizes,
                  std::size_t lo, std::size_t hi, const PartitionContext& ctx,
                  std::vector<Index>& part) {
+  const CsrView g = held.view();
   if (hi - lo == 1) {
     for (Index id : ids) part[at(id)] = static_cast<Index>(lo);
     return;
@@ -485,19 +496,28 @@ void split_range(CsrView g, const std::vector<Index>& ids, const std::vector<Ind
   // On a graph too small to coarsen, attempts differ only by their growing starts.
   if (ctx.uncoarsened_attempts > 0 && g.n <= coarsening_stop(ctx))
     own.attempts = std::min(own.attempts, ctx.uncoarsened_attempts);
-  const std::vector<Index> side = bisect(g, target0, own);
+  std::vector<Index> side = bisect(g, target0, own);
   std::vector<Index> ids_of[2];
   for (Index v = 0; v < g.n; ++v) ids_of[at(side[at(v)])].push_back(ids[at(v)]);
   // A half that is one part needs no subgraph: its vertices all go to that part.
-  std::vector<Index> copied = side;
-  for (Index& half : copied) {
+  for (Index& half : side) {
     if ((half == 0 ? mid - lo : hi - mid) == 1) half = -1;
   }
-  const std::vector<Csr> sub = kernels::part_subgraphs(g, copied, 2);
+  std::vector<Csr> sub = kernels::part_subgraphs(g, side, 2);
+  const Index n = g.n;
+  held.release();
+  ids = {};
+  side = {};
   // The halves share nothing, so running them as tasks cannot change the result.
-  const auto left = [&] { split_range(sub[0].view(), ids_of[0], sizes, lo, mid, ctx, part); };
-  const auto right = [&] { split_range(sub[1].view(), ids_of[1], sizes, mid, hi, ctx, part); };
-  if (g.n >= kParallelVertices) {
+  const auto left = [&] {
+    split_range(kernels::HeldCsr(std::move(sub[0])), std::move(ids_of[0]), sizes, lo, mid, ctx,
+                part);
+  };
+  const auto right = [&] {
+    split_range(kernels::HeldCsr(std::move(sub[1])), std::move(ids_of[1]), sizes, mid, hi, ctx,
+                part);
+  };
+  if (n >= kParallelVertices) {
     kernels::parallel_invoke_all(left, right);
   } else {
     left();
@@ -532,7 +552,7 @@ std::vector<Index> multilevel_partition(CsrView graph, const std::vector<Index>&
   if (sizes.size() <= 1) return part;
   std::vector<Index> ids(at(graph.n));
   std::iota(ids.begin(), ids.end(), 0);
-  split_range(graph, ids, sizes, 0, sizes.size(), ctx, part);
+  split_range(kernels::HeldCsr::borrowed(graph), std::move(ids), sizes, 0, sizes.size(), ctx, part);
   return part;
 }
 

@@ -22,6 +22,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_sort.h>
 
+#include "kernels/held_csr.h"
 #include "kernels/parallel_tasks.h"
 #include "kernels/part_subgraphs.h"
 #include "kernels/utility.h"
@@ -36,6 +37,7 @@ namespace {
 
 using kernels::Csr;
 using kernels::CsrView;
+using kernels::HeldCsr;
 
 constexpr Index kUnassigned = -1;
 /// Partners tried per boundary process, and positions looked at to find them, in a pair of parts.
@@ -408,13 +410,9 @@ class TopDownMapper {
   TreeMatchResult run() {
     std::vector<Index> everyone(at(graph_.size()));
     for (Index v = 0; v < graph_.size(); ++v) everyone[at(v)] = v;
-    const CsrView g = graph_.view();
-    Csr whole;
-    whole.n = g.n;
-    whole.offsets.assign(g.offsets.begin(), g.offsets.end());
-    whole.targets.assign(g.targets.begin(), g.targets.end());
-    whole.weights.assign(g.weights.begin(), g.weights.end());
-    map_node(/*depth=*/0, /*node=*/0, std::move(everyone), std::move(whole), /*evaluating=*/false);
+    // The root borrows the whole graph: a copy would hold it twice (S3: 333 MB more).
+    map_node(/*depth=*/0, /*node=*/0, std::move(everyone), HeldCsr::borrowed(graph_.view()),
+             /*evaluating=*/false);
 
     TreeMatchResult result;
     result.mapping.leaf_of_rank = std::move(leaf_of_rank_);
@@ -453,9 +451,10 @@ class TopDownMapper {
   }
 
   /// Maps `members` (sorted process ids), whose induced subgraph is `sub` (vertex i = members[i]),
-  /// into the subtree of node `node` at depth `depth`. `evaluating`: a trial of cost_inside, which
-  /// records no statistics and assigns no shapes.
-  void map_node(int depth, Index node, std::vector<Index> members, Csr sub, bool evaluating) {
+  /// into the subtree of node `node` at depth `depth`; an owned `sub` is freed once the children's
+  /// subgraphs are copied. `evaluating`: a trial of cost_inside, which records no statistics and
+  /// assigns no shapes.
+  void map_node(int depth, Index node, std::vector<Index> members, HeldCsr sub, bool evaluating) {
     if (members.empty()) return;
     assert(static_cast<std::int64_t>(members.size()) <= capacity(depth, node));
     const Index width = topology_.leaves_below(depth);
@@ -509,13 +508,15 @@ class TopDownMapper {
     }
     std::vector<std::vector<Index>> parts(sizes.size());
     for (std::size_t i = 0; i < members.size(); ++i) parts[at(part_of[i])].push_back(members[i]);
-    std::vector<Csr> part_subs;
+    std::vector<HeldCsr> part_subs;
     if (parts.size() == 1) {
       part_subs.push_back(std::move(sub));
     } else {
-      part_subs = kernels::part_subgraphs(sub.view(), part_of, parts.size());
+      part_subs.reserve(parts.size());
+      for (Csr& part_sub : kernels::part_subgraphs(sub.view(), part_of, parts.size()))
+        part_subs.emplace_back(std::move(part_sub));
     }
-    sub = {};  // the parts hold it now
+    sub.release();  // the parts hold it now
     members = {};
     if (!evaluating) record(split_[at(depth)], parts, seconds_since(start));
     std::vector<Index> child_of_part(parts.size());
@@ -545,7 +546,7 @@ class TopDownMapper {
   /// shape, without this step inside, so the extra work is the shapes' count times the subtree
   /// mappings; children of one shape keep their order.
   void assign_parts_to_shapes(int depth, Index node, const std::vector<std::vector<Index>>& parts,
-                              const std::vector<Csr>& part_subs,
+                              const std::vector<HeldCsr>& part_subs,
                               std::vector<Index>& child_of_part) {
     const Index arity = topology_.levels()[at(depth)].arity;
     for (std::size_t first = 0; first < parts.size();) {
@@ -631,8 +632,8 @@ class TopDownMapper {
 
   /// The weighted cost of the traffic inside `members` (inducing `sub`) once mapped into node
   /// `node` alone.
-  double cost_inside(int depth, Index node, const std::vector<Index>& members, const Csr& sub) {
-    map_node(depth, node, members, sub, /*evaluating=*/true);
+  double cost_inside(int depth, Index node, const std::vector<Index>& members, const HeldCsr& sub) {
+    map_node(depth, node, members, HeldCsr::borrowed(sub.view()), /*evaluating=*/true);
     double cost = 0.0;
     const CsrView g = sub.view();
     for (Index i = 0; i < g.n; ++i) {
@@ -646,11 +647,12 @@ class TopDownMapper {
   }
 
   /// Every leaf below is allowed: the subtree mapping (TreeMatch's walk) on the induced subgraph.
-  void map_full_subtree(int depth, Index first_leaf, const std::vector<Index>& members, Csr sub,
+  void map_full_subtree(int depth, Index first_leaf, const std::vector<Index>& members, HeldCsr sub,
                         bool evaluating) {
     const auto start = std::chrono::steady_clock::now();
+    Csr owned = sub.take();
     const CommGraph subgraph = CommGraph::from_symmetric_csr(
-        sub.n, std::move(sub.offsets), std::move(sub.targets), std::move(sub.weights));
+        owned.n, std::move(owned.offsets), std::move(owned.targets), std::move(owned.weights));
     const TreeMatchResult result = map_subtree_(subgraph, subtree_at(depth));
     for (std::size_t i = 0; i < members.size(); ++i)
       leaf_of_rank_[at(members[i])] = first_leaf + result.mapping.leaf_of_rank[i] / per_leaf_;
