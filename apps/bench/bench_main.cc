@@ -375,7 +375,8 @@ int main(int argc, char** argv) {
           "\nPresets (treematch map --preset P --format json, min of {} run(s); cost = weighted; "
           "/Sc = cost / the cheaper of Scotch default and -cq, (Sc) = which; /opt = cost / the "
           "nested block mapping's, optimal on the stencils whose shape fits its boxes; TM s = "
-          "whole command, /Sc s = TM s / that Scotch run's; map s = mapping phase; MiB = peak "
+          "whole command, /Sc s = TM s / that Scotch run's, /eval = TM s / treematch eval's (one "
+          "read, one mapping costed); map s = mapping phase; MiB = peak "
           "RSS):\n",
           options.repeat);
       std::cout << presets;

@@ -419,6 +419,7 @@ struct PresetRatios {
   std::optional<double> cost_vs_scotch;
   std::optional<double> time_vs_scotch;
   std::optional<double> cost_vs_optimum;
+  std::optional<double> time_vs_eval;  ///< whole-command time / `treematch eval`'s
 };
 
 PresetRatios preset_ratios(const CaseResult& c, const ToolResult& tool) {
@@ -431,6 +432,8 @@ PresetRatios preset_ratios(const CaseResult& c, const ToolResult& tool) {
     r.time_vs_scotch = tool.min_wall_seconds / r.scotch->min_wall_seconds;
   if (c.optimum && c.optimum->weighted > 0.0)
     r.cost_vs_optimum = tool.cost.weighted / c.optimum->weighted;
+  if (c.eval.ok() && c.eval.min_wall_seconds > 0.0)
+    r.time_vs_eval = tool.min_wall_seconds / c.eval.min_wall_seconds;
   return r;
 }
 
@@ -441,6 +444,9 @@ struct PresetMeans {
   double time_vs_scotch = 0.0;
   int optimum_cases = 0;
   double cost_vs_optimum = 0.0;
+  int eval_cases = 0;  ///< cases with a time ratio to `treematch eval`
+  double time_vs_eval = 0.0;
+  double max_time_vs_eval = 0.0;
 };
 
 PresetMeans preset_means(const std::vector<CaseResult>& results, const std::string& preset) {
@@ -459,6 +465,11 @@ PresetMeans preset_means(const std::vector<CaseResult>& results, const std::stri
         ++m.optimum_cases;
         m.cost_vs_optimum += std::log(*r.cost_vs_optimum);
       }
+      if (r.time_vs_eval && *r.time_vs_eval > 0.0) {
+        ++m.eval_cases;
+        m.time_vs_eval += std::log(*r.time_vs_eval);
+        m.max_time_vs_eval = std::max(m.max_time_vs_eval, *r.time_vs_eval);
+      }
     }
   }
   if (m.scotch_cases > 0) {
@@ -466,6 +477,7 @@ PresetMeans preset_means(const std::vector<CaseResult>& results, const std::stri
     m.time_vs_scotch = std::exp(m.time_vs_scotch / m.scotch_cases);
   }
   if (m.optimum_cases > 0) m.cost_vs_optimum = std::exp(m.cost_vs_optimum / m.optimum_cases);
+  if (m.eval_cases > 0) m.time_vs_eval = std::exp(m.time_vs_eval / m.eval_cases);
   return m;
 }
 
@@ -524,11 +536,12 @@ std::string render_presets(const std::vector<CaseResult>& results) {
   if (names.empty()) return "";
   Notes notes;
   const auto line = [](const auto&... cells) {
-    return fmt::format("{:<12} {:<8} | {:>10} {:>7} {:>7} | {:>8} {:>7} {:<7} | {:>8} | {:>8}{}\n",
-                       cells...);
+    return fmt::format(
+        "{:<12} {:<8} | {:>10} {:>7} {:>7} | {:>8} {:>7} {:<7} {:>7} | {:>8} | {:>8}{}\n",
+        cells...);
   };
-  std::string out = line("case", "preset", "cost", "/Sc", "/opt", "TM s", "/Sc s", "(Sc)", "map s",
-                         "MiB", " notes");
+  std::string out = line("case", "preset", "cost", "/Sc", "/opt", "TM s", "/Sc s", "(Sc)", "/eval",
+                         "map s", "MiB", " notes");
   out += std::string(out.size() - 1, '-') + "\n";
   for (const CaseResult& c : results) {
     if (!c.error.empty()) {
@@ -556,7 +569,7 @@ std::string render_presets(const std::vector<CaseResult>& results) {
                   optional_ratio(r.cost_vs_optimum), fmt::format("{:.3f}", tm.min_wall_seconds),
                   optional_ratio(r.time_vs_scotch),
                   r.scotch != nullptr ? scotch_run_name(c, r.scotch) : "-",
-                  fmt::format("{:.3f}", tm.min_mapping_seconds()),
+                  optional_ratio(r.time_vs_eval), fmt::format("{:.3f}", tm.min_mapping_seconds()),
                   fmt::format("{:.1f}", tm.max_rss_mib), refs.empty() ? "" : " " + refs);
     }
   }
@@ -571,12 +584,15 @@ std::string render_presets(const std::vector<CaseResult>& results) {
     const PresetMeans m = preset_means(results, preset);
     out += fmt::format(
         "{:<8} geometric means over {} case(s) with Scotch: cost / Scotch {}, time / "
-        "Scotch {}{}\n",
+        "Scotch {}{}{}\n",
         preset, m.scotch_cases, m.scotch_cases > 0 ? fmt::format("{:.4f}", m.cost_vs_scotch) : "-",
         m.scotch_cases > 0 ? fmt::format("{:.4f}", m.time_vs_scotch) : "-",
         m.optimum_cases > 0 ? fmt::format("; cost / optimum {:.4f} over {} case(s)",
                                           m.cost_vs_optimum, m.optimum_cases)
-                            : std::string());
+                            : std::string(),
+        m.eval_cases > 0 ? fmt::format("; time / eval {:.2f} over {} case(s), at most {:.2f}",
+                                       m.time_vs_eval, m.eval_cases, m.max_time_vs_eval)
+                         : std::string());
   }
   return out;
 }
@@ -675,6 +691,7 @@ nlohmann::json to_json(const RunInfo& info, const std::vector<CaseResult>& resul
       }
       j["baselines"] = baselines;
       if (c.optimum) j["optimum_nested_blocks"] = cost_json(*c.optimum);
+      if (c.eval.attempted) j["treematch_eval"] = tool_json(c.eval);
       if (!c.presets.empty()) {
         nlohmann::json presets = nlohmann::json::object();
         for (const PresetResult& p : c.presets) {
@@ -690,6 +707,7 @@ nlohmann::json to_json(const RunInfo& info, const std::vector<CaseResult>& resul
           r["cost_vs_scotch"] = optional_json(ratios.cost_vs_scotch);
           r["time_vs_scotch"] = optional_json(ratios.time_vs_scotch);
           r["cost_vs_optimum"] = optional_json(ratios.cost_vs_optimum);
+          r["time_vs_eval"] = optional_json(ratios.time_vs_eval);
           presets[p.preset] = std::move(r);
         }
         j["presets"] = std::move(presets);

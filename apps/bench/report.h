@@ -80,6 +80,10 @@ struct CaseResult {
   ToolResult scotch_b0;        ///< scotch_gmap ... -cq -b0: one process per core (--no-scotch-b0)
   std::vector<BaselineResult> baselines;  ///< packed, round-robin, random, MPIPP.5
   std::vector<PresetResult> presets;      ///< one per --preset, in the order given; none without
+  /// With --preset: `treematch eval` of treematch's input file and its mapping, one read of the
+  /// matrix and one pass over it, the floor any mapping pays; the presets' times are given as
+  /// ratios to its time.
+  ToolResult eval;
   /// The cost of the nested block mapping (nested_block_mapping), the optimum of the stencil cases
   /// whose grid and machine fit the benchmark's boxes; computed only with --preset.
   std::optional<MappingCost> optimum;
