@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/bench/graph_files.h"
+#include "io/mapping_writer.h"
 #include "io/matrix_hdf5_writer.h"
 #include "io/matrix_reader.h"
 #include "kernels/utility.h"
@@ -483,9 +484,8 @@ CaseResult run_case(const CaseSpec& spec, const BenchOptions& options, const fs:
     ToolResult& eval = result.eval;
     const fs::path prefix = dir / "treematch-eval";
     const fs::path leaves_file = dir / "treematch.perm";
-    std::string leaves;
-    for (Index leaf : mappings.treematch->leaf_of_rank) leaves += fmt::format("{}\n", leaf);
-    write_text_file(leaves_file.string(), leaves);
+    write_text_file(leaves_file.string(), io::render_mapping(*mappings.treematch, topology,
+                                                             io::OutputOptions{}, nullptr));
     std::vector<std::string> argv{
         options.treematch,     "eval",      "--matrix",           matrix_file, "--topology",
         loaded->topology_spec, "--mapping", leaves_file.string(), "--json"};
