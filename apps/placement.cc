@@ -17,7 +17,7 @@
 
 namespace treematch::apps {
 
-Topology apply_link_costs(const Topology& topology, const std::string& spec) {
+Topology apply_link_costs(Topology topology, const std::string& spec) {
   if (spec.empty()) return topology;
   std::vector<double> costs;
   std::size_t begin = 0;
@@ -123,7 +123,7 @@ Placement load_placement(const InputOptions& options, MPI_Comm comm, std::int64_
       throw io::InputError("--node-size", e.what());
     }
   }
-  placement.topology = apply_link_costs(placement.topology, options.link_costs);
+  placement.topology = apply_link_costs(std::move(placement.topology), options.link_costs);
 
   // Usable leaves: the present ones, narrowed by a sub-architecture and by --cores.
   std::vector<Index>& allowed = placement.allowed_leaves;

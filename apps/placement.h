@@ -50,6 +50,6 @@ void check_fits(const Placement& placement, long long processes, int oversubscri
 /// `topology` with the link costs of --link-costs ("1:10:100", one per level, the leaves' links
 /// first); unchanged when `spec` is empty. Throws io::InputError naming --link-costs for a bad
 /// number or a count that does not match the levels.
-Topology apply_link_costs(const Topology& topology, const std::string& spec);
+Topology apply_link_costs(Topology topology, const std::string& spec);
 
 }  // namespace treematch::apps

@@ -670,6 +670,19 @@ struct Hdf5MatrixReader::Impl {
       calls.run(nothing_data, nothing_data);
       calls.run(nothing_indices, nothing_indices);
     }
+    // A rank's whole block in one call: its stored entries bound what it keeps, so its arrays
+    // are sized once instead of doubling (the serial reader appends block after block to arrays
+    // its caller sized).
+    if (collective) {
+      calls.run(
+          [&] {
+            const auto bound = static_cast<std::size_t>(indptr[end] - indptr[r]);
+            rows.targets.reserve(rows.targets.size() + bound);
+            rows.weights.reserve(rows.weights.size() + bound);
+            rows.offsets.reserve(rows.offsets.size() + (end - r));
+          },
+          [] {});
+    }
     while (r < end) {
       // Rows [r, r_end) whose entries fit one read (a single longer row is read alone).
       const std::size_t r_end = csr_block_end(r, end);

@@ -89,6 +89,13 @@ class GrowthScratch {
   std::vector<Index> touched_;
 };
 
+std::span<const Index> row_targets(CsrView graph, Index v) {
+  return graph.targets.subspan(at(graph.row_begin(v)), at(graph.row_end(v) - graph.row_begin(v)));
+}
+std::span<const Weight> row_weights(CsrView graph, Index v) {
+  return graph.weights.subspan(at(graph.row_begin(v)), at(graph.row_end(v) - graph.row_begin(v)));
+}
+
 bool has_free_neighbour(CsrView graph, std::span<const std::uint8_t> free, Index v) {
   if (v >= static_cast<Index>(graph.offsets.size()) - 1) return false;
   for (Offset e = graph.row_begin(v); e < graph.row_end(v); ++e) {
@@ -97,16 +104,22 @@ bool has_free_neighbour(CsrView graph, std::span<const std::uint8_t> free, Index
   return false;
 }
 
-/// The seeds of vertex v: {v, u} for its `seeds` heaviest free neighbours u (ties: smaller u).
-/// ({v} alone is not a seed: it would grow into {v, heaviest u} anyway.)
-void seeds_of(CsrView graph, std::span<const std::uint8_t> free, Index v, int seeds,
-              std::vector<std::pair<Weight, Index>>& partners,
-              std::vector<std::vector<Index>>& out) {
+std::vector<Index> seed_vertices(CsrView graph, std::span<const std::uint8_t> free, bool parallel) {
+  return filter_indices(
+      static_cast<Index>(free.size()),
+      [&](Index v) { return free[at(v)] && has_free_neighbour(graph, free, v); }, parallel);
+}
+
+}  // namespace
+
+void seed_pairs(std::span<const Index> targets, std::span<const Weight> weights,
+                std::span<const std::uint8_t> free, Index v, int seeds,
+                std::vector<std::pair<Weight, Index>>& partners,
+                std::vector<std::vector<Index>>& out) {
   out.clear();
   partners.clear();
-  for (Offset e = graph.row_begin(v); e < graph.row_end(v); ++e) {
-    const Index u = graph.targets[static_cast<std::size_t>(e)];
-    if (free[at(u)]) partners.emplace_back(-graph.weights[static_cast<std::size_t>(e)], u);
+  for (std::size_t e = 0; e < targets.size(); ++e) {
+    if (free[at(targets[e])]) partners.emplace_back(-weights[e], targets[e]);
   }
   const std::size_t keep = std::min(partners.size(), static_cast<std::size_t>(std::max(seeds, 1)));
   std::partial_sort(partners.begin(), partners.begin() + static_cast<std::ptrdiff_t>(keep),
@@ -115,8 +128,7 @@ void seeds_of(CsrView graph, std::span<const std::uint8_t> free, Index v, int se
   for (std::size_t i = 0; i < keep; ++i) out[i].assign({v, partners[i].second});
 }
 
-/// Sorts groups lexicographically and removes duplicates.
-Groups unique_sorted(std::vector<Index> flat, Index k, bool parallel) {
+Groups unique_sorted_groups(std::vector<Index> flat, Index k, bool parallel) {
   const std::size_t count = flat.size() / at(k);
   std::vector<Index> order(count);
   std::iota(order.begin(), order.end(), 0);
@@ -144,14 +156,6 @@ Groups unique_sorted(std::vector<Index> flat, Index k, bool parallel) {
   out.members = gather_groups(flat, k, firsts, parallel);
   return out;
 }
-
-std::vector<Index> seed_vertices(CsrView graph, std::span<const std::uint8_t> free, bool parallel) {
-  return filter_indices(
-      static_cast<Index>(free.size()),
-      [&](Index v) { return free[at(v)] && has_free_neighbour(graph, free, v); }, parallel);
-}
-
-}  // namespace
 
 Groups all_k_subsets(std::span<const std::uint8_t> free, Index k) {
   std::vector<Index> vertices;
@@ -200,7 +204,8 @@ Groups neighbourhood_candidates(CsrView graph, std::span<const Weight> rowsum,
     std::vector<std::vector<Index>> groups;
     std::vector<std::pair<Weight, Index>> partners;
     for (std::size_t s = range.begin(); s != range.end(); ++s) {
-      seeds_of(graph, free, starts[s], seeds, partners, groups);
+      seed_pairs(row_targets(graph, starts[s]), row_weights(graph, starts[s]), free, starts[s],
+                 seeds, partners, groups);
       for (std::size_t g = 0; g < groups.size(); ++g) {
         local.grow(graph, rowsum, free, fillers, k, groups[g]);
         if (static_cast<Index>(groups[g].size()) != k) continue;
@@ -212,7 +217,8 @@ Groups neighbourhood_candidates(CsrView graph, std::span<const Weight> rowsum,
   const std::vector<Index> filled =
       parallel_filter(static_cast<Index>(flat.size() / at(k)),
                       [&](Index slot) { return flat[at(slot) * at(k)] >= 0; });
-  return unique_sorted(gather_groups(flat, k, filled, /*parallel=*/true), k, /*parallel=*/true);
+  return unique_sorted_groups(gather_groups(flat, k, filled, /*parallel=*/true), k,
+                              /*parallel=*/true);
 }
 
 Groups neighbourhood_candidates_seq(CsrView graph, std::span<const Weight> rowsum,
@@ -223,14 +229,14 @@ Groups neighbourhood_candidates_seq(CsrView graph, std::span<const Weight> rowsu
   std::vector<std::vector<Index>> groups;
   std::vector<std::pair<Weight, Index>> partners;
   for (Index v : seed_vertices(graph, free, /*parallel=*/false)) {
-    seeds_of(graph, free, v, seeds, partners, groups);
+    seed_pairs(row_targets(graph, v), row_weights(graph, v), free, v, seeds, partners, groups);
     for (auto& group : groups) {
       scratch.grow(graph, rowsum, free, fillers, k, group);
       if (static_cast<Index>(group.size()) == k)
         flat.insert(flat.end(), group.begin(), group.end());
     }
   }
-  return unique_sorted(std::move(flat), k, /*parallel=*/false);
+  return unique_sorted_groups(std::move(flat), k, /*parallel=*/false);
 }
 
 namespace {

@@ -4,11 +4,24 @@
 
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "kernels/types.h"
 
 namespace treematch::kernels {
+
+/// The seeds of vertex v, whose row is (targets, weights): {v, u} for its `seeds` heaviest free
+/// neighbours u (ties: smaller u), into `out` (`partners` is scratch). {v} alone is not a seed:
+/// it would grow into {v, heaviest u} anyway.
+void seed_pairs(std::span<const Index> targets, std::span<const Weight> weights,
+                std::span<const std::uint8_t> free, Index v, int seeds,
+                std::vector<std::pair<Weight, Index>>& partners,
+                std::vector<std::vector<Index>>& out);
+
+/// The groups of `flat` (k members each, sorted inside) sorted lexicographically, duplicates
+/// removed: the same result whatever order the groups come in.
+Groups unique_sorted_groups(std::vector<Index> flat, Index k, bool parallel);
 
 /// Every k-subset of the free vertices (free[v] != 0), lexicographic. C(free, k) groups: the
 /// caller only asks when that count is small (the paper's exhaustive GroupProcesses).

@@ -18,7 +18,9 @@ struct DistributedContext {
   /// has at most this many stored entries (an input that small is gathered at once).
   Offset gather_entries = Offset{1} << 22;
   /// Aggregation makes and sends the members' partial rows in pieces of at most this many
-  /// entries (a longer row alone): what an exchange adds to the rows held stays bounded.
+  /// entries (a longer row alone), and at most an eighth of the entries a rank holds (not below
+  /// 2^16): what an exchange adds to the rows held stays bounded. Candidate growth keeps about
+  /// as many entries in flight.
   Offset piece_entries = Offset{1} << 22;
 };
 

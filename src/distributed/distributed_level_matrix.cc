@@ -12,6 +12,7 @@
 #include "kernels/candidate_groups.h"
 #include "kernels/group_values.h"
 #include "kernels/partition_refinement.h"
+#include "src/distributed/distributed_candidates.h"
 #include "src/mpi/mpi_collectives.h"
 #include "src/mpi/mpi_traffic.h"
 
@@ -284,21 +285,37 @@ Offset DistributedLevelMatrix::longest_row() const {
   return longest_;
 }
 
-kernels::CsrView DistributedLevelMatrix::links(Offset limit) {
-  // Cut-down copies are the same for every limit at or above the longest row.
-  const Offset key = std::min(limit, longest_row());
-  auto found = links_->find(key);
-  if (found == links_->end()) {
-    const kernels::Csr cut = key >= longest_row()
-                                 ? kernels::Csr{}
-                                 : kernels::strongest_neighbours(mine(), static_cast<Index>(key));
-    found =
-        links_->emplace(key, gather_rows(comm_, key >= longest_row() ? mine() : cut.view(), order_))
-            .first;
-  }
+Offset DistributedLevelMatrix::piece() const {
+  // An eighth of the rows held, so that what an exchange adds stays small beside them.
+  constexpr Offset kSmallest = Offset{1} << 16;
+  const Offset held = rows_.offsets.empty() ? 0 : rows_.offsets.back() - rows_.offsets.front();
+  return std::min(piece_entries_, std::max(kSmallest, held / 8));
+}
+
+kernels::CsrView DistributedLevelMatrix::cut(Offset limit) {
+  // Rows no longer than the limit are used as they are.
+  if (limit >= longest_row()) return mine();
+  auto found = links_->find(limit);
+  if (found == links_->end())
+    found = links_->emplace(limit, kernels::strongest_neighbours(mine(), static_cast<Index>(limit)))
+                .first;
   kernels::CsrView view = found->second.view();
   view.n = order_;
   return view;
+}
+
+kernels::Groups DistributedLevelMatrix::neighbourhood_candidates(Offset limit,
+                                                                 std::span<const Weight> rowsum,
+                                                                 std::span<const std::uint8_t> free,
+                                                                 std::span<const Index> fillers,
+                                                                 Index k, int seeds) {
+  return distributed_neighbourhood_candidates(comm_, cut(limit), blocks_, rowsum, free, fillers, k,
+                                              seeds, piece());
+}
+
+kernels::Groups DistributedLevelMatrix::pack_remaining(Offset limit, std::span<const Weight> rowsum,
+                                                       std::span<std::uint8_t> free, Index k) {
+  return distributed_pack_remaining(comm_, cut(limit), blocks_, rowsum, free, k);
 }
 
 std::vector<Weight> DistributedLevelMatrix::group_values(std::span<const Weight> rowsum,
@@ -401,8 +418,8 @@ std::unique_ptr<LevelMatrix> DistributedLevelMatrix::aggregate(
   next.offsets.assign(at(group_count) + 1, 0);
   {
     // Each held row summed by target group, sent to the rank that builds its group's row.
-    const ReceivedPartials got = exchange_partials(comm_, mine(), first(), owner, position, count,
-                                                   next_blocks, piece_entries_);
+    const ReceivedPartials got =
+        exchange_partials(comm_, mine(), first(), owner, position, count, next_blocks, piece());
     // Fold each group's members in member order.
     std::vector<std::vector<std::pair<Index, std::size_t>>> members(at(group_count));
     std::vector<Offset> starts(got.headers.size() + 1, 0);

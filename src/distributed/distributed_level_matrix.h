@@ -3,6 +3,7 @@
 
 #include <mpi.h>
 
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <vector>
@@ -37,10 +38,12 @@ kernels::Csr gather_rows(MPI_Comm comm, kernels::CsrView mine, Index order);
 /// (all ranks call it, in the same order) and returns the same answer on every rank, equal bit
 /// for bit to LocalLevelMatrix's for the gathered matrix: partial sums are made where the rows
 /// live and combined in the order the threaded kernels use (member order, then block order).
-/// Candidates, selections and other decisions are taken on every rank from those answers.
+/// Candidates are grown where their seeds' rows live (src/distributed/distributed_candidates.h)
+/// and shared; selections and other decisions are taken on every rank from those answers.
 class DistributedLevelMatrix final : public LevelMatrix {
  public:
   /// `rows` (this rank's rows, n = order) is viewed, not copied: it must outlive this object.
+  /// `links` keeps the cut-down copies of those rows (shared by the walks that start here).
   /// Aggregation gathers the next level on every rank once it has at most `gather_entries`, and
   /// sends partial rows in pieces of at most `piece_entries` entries.
   DistributedLevelMatrix(MPI_Comm comm, kernels::CsrView rows, RowBlocks blocks,
@@ -54,7 +57,13 @@ class DistributedLevelMatrix final : public LevelMatrix {
   void extend(Index n) override { order_ = n; }
   [[nodiscard]] std::vector<Weight> row_sums() const override;
   [[nodiscard]] Offset longest_row() const override;
-  kernels::CsrView links(Offset limit) override;
+  [[nodiscard]] kernels::Groups neighbourhood_candidates(Offset limit,
+                                                         std::span<const Weight> rowsum,
+                                                         std::span<const std::uint8_t> free,
+                                                         std::span<const Index> fillers, Index k,
+                                                         int seeds) override;
+  [[nodiscard]] kernels::Groups pack_remaining(Offset limit, std::span<const Weight> rowsum,
+                                               std::span<std::uint8_t> free, Index k) override;
   [[nodiscard]] std::vector<Weight> group_values(std::span<const Weight> rowsum,
                                                  const kernels::Groups& groups) const override;
   long long refine_partition(kernels::Groups& groups, int rounds) const override;
@@ -63,6 +72,10 @@ class DistributedLevelMatrix final : public LevelMatrix {
 
  private:
   [[nodiscard]] kernels::CsrView mine() const;
+  /// Entries made and sent at a time by an exchange: piece_entries, less when few rows are held.
+  [[nodiscard]] Offset piece() const;
+  /// This rank's rows cut to their `limit` heaviest entries (cached: walks share them).
+  kernels::CsrView cut(Offset limit);
   [[nodiscard]] Index first() const { return blocks_.first(rank_); }
 
   MPI_Comm comm_;

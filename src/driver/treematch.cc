@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -217,7 +218,10 @@ TreeMatchResult treematch_map(const MappingInput& input, const Topology& topolog
   }
   check_fits(input.size(), topology.leaf_count() * per_leaf, ctx);
   if (input.size() == 0) return {};
-  const Topology tree = topology.with_oversubscription(per_leaf);
+  // One process per leaf maps onto the tree as it is (a copy holds 8 MB at a million leaves).
+  std::optional<Topology> oversubscribed;
+  if (per_leaf > 1) oversubscribed = topology.with_oversubscription(per_leaf);
+  const Topology& tree = oversubscribed ? *oversubscribed : topology;
 
   // The refinement and the top-down strategies need every row here.
   const bool whole = ctx.driver.holds_whole_matrix(input.entries());

@@ -38,11 +38,11 @@ std::string name_of(Heuristic h) {
   return "?";
 }
 
-/// One level as the rounds see it: `full` answers values, `links` (each row's strongest entries,
-/// or the full matrix when rows are short) grows candidates.
+/// One level as the rounds see it: `full` answers values and grows candidates along each row's
+/// `limit` strongest entries.
 struct LevelView {
-  const LevelMatrix& full;
-  kernels::CsrView links;
+  LevelMatrix& full;
+  Offset limit;
   std::span<const Weight> rowsum;
 };
 
@@ -59,8 +59,8 @@ Round make_round(const LevelView& m, std::span<const std::uint8_t> free, Index k
     round.candidates = kernels::all_k_subsets(free, k);
   } else {
     const std::vector<Index> fillers = kernels::filler_order(m.rowsum, free);
-    round.candidates = kernels::neighbourhood_candidates(m.links, m.rowsum, free, fillers, k,
-                                                         ctx.seeds_per_process);
+    round.candidates =
+        m.full.neighbourhood_candidates(m.limit, m.rowsum, free, fillers, k, ctx.seeds_per_process);
   }
   round.values = m.full.group_values(m.rowsum, round.candidates);
   return round;
@@ -98,7 +98,7 @@ std::optional<std::vector<Index>> select(const Round& round, Index n, Heuristic 
 std::optional<LevelGrouping> run_heuristic(const LevelView& m, Index k, bool exhaustive,
                                            const Round& first_round, Heuristic heuristic,
                                            const GroupingContext& ctx) {
-  const Index n = m.links.n;
+  const Index n = m.full.order();
   std::vector<std::uint8_t> free(at(n), 1);
   Groups chosen;
   chosen.k = k;
@@ -119,7 +119,7 @@ std::optional<LevelGrouping> run_heuristic(const LevelView& m, Index k, bool exh
     if (exhaustive || std::none_of(free.begin(), free.end(), [](std::uint8_t f) { return f != 0; }))
       break;
   }
-  const Groups rest = kernels::pack_remaining(m.links, m.rowsum, free, k);
+  const Groups rest = m.full.pack_remaining(m.limit, m.rowsum, free, k);
   chosen.members.insert(chosen.members.end(), rest.members.begin(), rest.members.end());
   result.groups = kernels::ordered_by_first_member(chosen);
   const std::vector<Weight> values = m.full.group_values(m.rowsum, result.groups);
@@ -150,9 +150,9 @@ LevelGrouping group_level(LevelMatrix& matrix, Index k, const GroupingContext& c
   const std::vector<Weight> rowsum = matrix.row_sums();
   const bool exhaustive = log_binomial(n, k) <= std::log(ctx.exhaustive_limit);
   // Dense rows: candidates grow along each process's strongest links only.
-  const kernels::CsrView links = matrix.links(exhaustive ? std::numeric_limits<Offset>::max()
-                                                         : Offset{strong_link_limit(k, ctx)});
-  const LevelView m{matrix, links, rowsum};
+  const Offset limit =
+      exhaustive ? std::numeric_limits<Offset>::max() : Offset{strong_link_limit(k, ctx)};
+  const LevelView m{matrix, limit, rowsum};
   const std::vector<std::uint8_t> all_free(at(n), 1);
   const Round first_round = make_round(m, all_free, k, exhaustive, ctx);
 

@@ -40,6 +40,19 @@ kernels::CsrView LocalLevelMatrix::links(Offset limit) {
   return cut;
 }
 
+kernels::Groups LocalLevelMatrix::neighbourhood_candidates(Offset limit,
+                                                           std::span<const Weight> rowsum,
+                                                           std::span<const std::uint8_t> free,
+                                                           std::span<const Index> fillers, Index k,
+                                                           int seeds) {
+  return kernels::neighbourhood_candidates(links(limit), rowsum, free, fillers, k, seeds);
+}
+
+kernels::Groups LocalLevelMatrix::pack_remaining(Offset limit, std::span<const Weight> rowsum,
+                                                 std::span<std::uint8_t> free, Index k) {
+  return kernels::pack_remaining(links(limit), rowsum, free, k);
+}
+
 std::vector<Weight> LocalLevelMatrix::group_values(std::span<const Weight> rowsum,
                                                    const kernels::Groups& groups) const {
   return kernels::group_values(view_, rowsum, groups);

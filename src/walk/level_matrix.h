@@ -2,6 +2,7 @@
 // spread over MPI ranks (src/distributed), with the same answers either way.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <span>
@@ -31,9 +32,16 @@ class LevelMatrix {
   [[nodiscard]] virtual std::vector<Weight> row_sums() const = 0;
   /// Entries of the longest row.
   [[nodiscard]] virtual Offset longest_row() const = 0;
-  /// Every row cut to its `limit` heaviest entries (kernels::strongest_neighbours; shorter rows
-  /// whole), all rows here, n = order(). Valid while this object lives.
-  virtual kernels::CsrView links(Offset limit) = 0;
+  /// kernels::neighbourhood_candidates on every row cut to its `limit` heaviest entries
+  /// (kernels::strongest_neighbours; shorter rows whole).
+  [[nodiscard]] virtual kernels::Groups neighbourhood_candidates(Offset limit,
+                                                                 std::span<const Weight> rowsum,
+                                                                 std::span<const std::uint8_t> free,
+                                                                 std::span<const Index> fillers,
+                                                                 Index k, int seeds) = 0;
+  /// kernels::pack_remaining on the same cut rows.
+  [[nodiscard]] virtual kernels::Groups pack_remaining(Offset limit, std::span<const Weight> rowsum,
+                                                       std::span<std::uint8_t> free, Index k) = 0;
   /// kernels::group_values of each group.
   [[nodiscard]] virtual std::vector<Weight> group_values(std::span<const Weight> rowsum,
                                                          const kernels::Groups& groups) const = 0;
@@ -59,7 +67,13 @@ class LocalLevelMatrix final : public LevelMatrix {
   void extend(Index n) override { view_.n = n; }
   [[nodiscard]] std::vector<Weight> row_sums() const override;
   [[nodiscard]] Offset longest_row() const override;
-  kernels::CsrView links(Offset limit) override;
+  [[nodiscard]] kernels::Groups neighbourhood_candidates(Offset limit,
+                                                         std::span<const Weight> rowsum,
+                                                         std::span<const std::uint8_t> free,
+                                                         std::span<const Index> fillers, Index k,
+                                                         int seeds) override;
+  [[nodiscard]] kernels::Groups pack_remaining(Offset limit, std::span<const Weight> rowsum,
+                                               std::span<std::uint8_t> free, Index k) override;
   [[nodiscard]] std::vector<Weight> group_values(std::span<const Weight> rowsum,
                                                  const kernels::Groups& groups) const override;
   long long refine_partition(kernels::Groups& groups, int rounds) const override;
@@ -69,6 +83,9 @@ class LocalLevelMatrix final : public LevelMatrix {
   [[nodiscard]] kernels::CsrView view() const { return view_; }
 
  private:
+  /// Every row cut to its `limit` heaviest entries, n = order(); valid while this object lives.
+  kernels::CsrView links(Offset limit);
+
   kernels::Csr owned_;
   kernels::CsrView view_;
   std::shared_ptr<LinkCache> cache_;
