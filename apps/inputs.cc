@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <utility>
 
@@ -37,6 +38,10 @@ std::unique_ptr<distributed::DistributedMappingInput> read_distributed(
       comm, reader.size(), std::move(rows), {gather_entries});
 }
 
+/// A check of the matrix's header that also learns over how many ranks its rows are spread (1:
+/// read whole here).
+using SpreadHeaderCheck = std::function<void(const io::MatrixHeader& header, int ranks)>;
+
 /// Whether `comm` has more than one rank to spread a matrix over.
 bool several_ranks(MPI_Comm comm) {
   if (comm == MPI_COMM_NULL) return false;
@@ -48,7 +53,7 @@ bool several_ranks(MPI_Comm comm) {
 /// The matrix of `options`: spread over the ranks of options.comm for an HDF5 matrix under MPI
 /// with several ranks, else read whole here (one rank gains nothing from the distributed levels
 /// and would hold their exchange buffers besides the rows). `check` sees the order first.
-Inputs read_matrix_inputs(const InputOptions& options, const io::HeaderCheck& check) {
+Inputs read_matrix_inputs(const InputOptions& options, const SpreadHeaderCheck& check) {
   Inputs inputs;
   inputs.numbering = io::parse_numbering(options.numbering);
   const io::Metric metric = io::parse_metric(options.metric);
@@ -56,9 +61,13 @@ Inputs read_matrix_inputs(const InputOptions& options, const io::HeaderCheck& ch
   const std::optional<io::Hdf5MatrixLocation> hdf5 =
       several_ranks(options.comm) ? io::locate_hdf5_matrix(options.matrix, metric) : std::nullopt;
   if (hdf5) {
-    inputs.distributed = read_distributed(options.comm, *hdf5, check, options.gather_entries);
+    const int ranks = distributed::size_of(options.comm);
+    inputs.distributed = read_distributed(
+        options.comm, *hdf5, [&](const io::MatrixHeader& header) { check(header, ranks); },
+        options.gather_entries);
   } else {
-    inputs.graph = io::read_matrix(options.matrix, metric, check);
+    inputs.graph = io::read_matrix(options.matrix, metric,
+                                   [&](const io::MatrixHeader& header) { check(header, 1); });
   }
   inputs.read_seconds = seconds_since(start);
   return inputs;
@@ -85,25 +94,27 @@ void place(Inputs& inputs, Placement placement, const InputOptions& options) {
 
 /// Refuses a matrix whose mapping needs more memory than options.memory allows: from its header
 /// when that gives the entries, else (header.entries empty) nothing yet.
-void check_header_memory(const InputOptions& options, const io::MatrixHeader& header) {
+void check_header_memory(const InputOptions& options, const io::MatrixHeader& header, int ranks) {
   if (options.memory && header.entries)
-    check_memory(*options.memory, options.matrix, header.order, *header.entries);
+    check_memory(*options.memory, options.matrix, header.order, *header.entries, ranks);
 }
 
 /// The same once the matrix is read: the text formats state no entries, and a matrix stored one
 /// way round has twice the entries once symmetrised.
 void check_read_memory(const InputOptions& options, const Inputs& inputs) {
-  if (options.memory)
-    check_memory(*options.memory, options.matrix, inputs.processes(), inputs.entries());
+  if (options.memory) {
+    const int ranks = inputs.distributed ? distributed::size_of(options.comm) : 1;
+    check_memory(*options.memory, options.matrix, inputs.processes(), inputs.entries(), ranks);
+  }
 }
 
 /// The matrix of `options` placed on `placement`: a matrix with more processes than the placement
 /// offers slots is refused from its header (check_fits), before any row is read.
 Inputs read_placed(const InputOptions& options, Placement placement) {
-  Inputs inputs = read_matrix_inputs(options, [&](const io::MatrixHeader& header) {
+  Inputs inputs = read_matrix_inputs(options, [&](const io::MatrixHeader& header, int ranks) {
     check_fits(placement, header.order, options.oversubscribe, options.matrix,
                options.hardware_threads);
-    check_header_memory(options, header);
+    check_header_memory(options, header, ranks);
   });
   check_read_memory(options, inputs);
   place(inputs, std::move(placement), options);
@@ -122,14 +133,14 @@ bool placed_after_header(const InputOptions& options) {
 Inputs read_then_place(const InputOptions& options) {
   std::optional<Placement> placement;
   double topology_seconds = 0.0;
-  Inputs inputs = read_matrix_inputs(options, [&](const io::MatrixHeader& header) {
+  Inputs inputs = read_matrix_inputs(options, [&](const io::MatrixHeader& header, int ranks) {
     const Index n = header.order;
     const auto start = std::chrono::steady_clock::now();
     const std::int64_t per_leaf = options.oversubscribe;
     placement = load_placement(options, MPI_COMM_NULL, (n + per_leaf - 1) / per_leaf);
     topology_seconds = seconds_since(start);
     check_fits(*placement, n, options.oversubscribe, options.matrix, options.hardware_threads);
-    check_header_memory(options, header);
+    check_header_memory(options, header, ranks);
   });
   check_read_memory(options, inputs);
   if (!placement) placement = load_placement(options, MPI_COMM_NULL, inputs.processes());

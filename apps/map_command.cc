@@ -271,8 +271,8 @@ std::optional<MemoryBudget> map_memory_budget(const MapOptions& options, MPI_Com
   const Context ctx = map_context(options, Inputs{});
   return memory_budget(
       options.max_memory, comm,
-      [ctx](Index processes, Offset entries) {
-        return estimated_peak_bytes(processes, entries, ctx);
+      [ctx](Index processes, Offset entries, int ranks) {
+        return estimated_peak_bytes(processes, entries, ctx, ranks);
       },
       "--preset " + options.preset);
 }

@@ -1,6 +1,7 @@
 // Sharing a machine's memory among the job's ranks, and refusing inputs that do not fit.
 #include "apps/memory_budget.h"
 
+#include <optional>
 #include <utility>
 
 #include <fmt/format.h>
@@ -35,9 +36,33 @@ std::optional<MemoryBudget> memory_budget(const std::string& max_memory, MPI_Com
   return MemoryBudget{*available, ranks_here, std::move(need), std::move(what)};
 }
 
+namespace {
+
+/// The fewest ranks, one per machine, over which the rows of an HDF5 matrix would be spread so
+/// that each rank fits in `available`; nothing when even many ranks would not.
+std::optional<int> ranks_that_fit(const MemoryBudget& budget, Index processes, Offset entries,
+                                  std::int64_t available) {
+  constexpr int kMostRanks = 1 << 16;
+  for (int ranks = 2; ranks <= kMostRanks; ranks *= 2) {
+    if (budget.need(processes, entries, ranks) > available) continue;
+    // The fewest between ranks / 2 and ranks.
+    int fewest = ranks;
+    for (int r = ranks / 2 + 1; r < ranks; ++r) {
+      if (budget.need(processes, entries, r) <= available) {
+        fewest = r;
+        break;
+      }
+    }
+    return fewest;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 void check_memory(const MemoryBudget& budget, const std::string& matrix, Index processes,
-                  Offset entries) {
-  const std::int64_t need = budget.need(processes, entries);
+                  Offset entries, int ranks) {
+  const std::int64_t need = budget.need(processes, entries, ranks);
   if (need <= budget.per_rank()) return;
   const std::string available =
       budget.ranks_here > 1
@@ -46,10 +71,18 @@ void check_memory(const MemoryBudget& budget, const std::string& matrix, Index p
                         io::format_bytes(budget.available.bytes), budget.available.source)
           : fmt::format("the {} available ({})", io::format_bytes(budget.available.bytes),
                         budget.available.source);
+  // Spread over more machines, one rank on each, every rank holds less.
+  const std::optional<int> fit = ranks_that_fit(budget, processes, entries, budget.available.bytes);
+  const std::string spread =
+      fit ? fmt::format(
+                "map it from an HDF5 matrix under mpirun -n {} with one rank per machine "
+                "(about {} a rank)",
+                *fit, io::format_bytes(budget.need(processes, entries, *fit)))
+          : std::string("no number of ranks would fit it");
   const std::string remedy =
       budget.ranks_here > 1
-          ? "start fewer ranks per machine (each rank holds about this much), or give --max-memory"
-          : "run it where more memory is free, or give --max-memory to try anyway";
+          ? "start fewer ranks per machine, " + spread + ", or give --max-memory"
+          : spread + ", run it where more memory is free, or give --max-memory to try anyway";
   throw io::InputError(
       matrix, fmt::format("mapping {} processes ({} entries) with {} needs about {}{}, more than "
                           "{}: {}",

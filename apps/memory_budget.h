@@ -12,8 +12,9 @@
 
 namespace treematch::apps {
 
-/// Bytes a command takes at its peak for a matrix of so many processes and entries.
-using MemoryNeed = std::function<std::int64_t(Index processes, Offset entries)>;
+/// Bytes one process of a command takes at its peak for a matrix of so many processes and
+/// entries, its rows spread over `ranks` MPI ranks (1: read whole by each process).
+using MemoryNeed = std::function<std::int64_t(Index processes, Offset entries, int ranks)>;
 
 /// What one process may take, decided before any matrix is read.
 struct MemoryBudget {
@@ -32,9 +33,11 @@ struct MemoryBudget {
 std::optional<MemoryBudget> memory_budget(const std::string& max_memory, MPI_Comm comm,
                                           MemoryNeed need, std::string what);
 
-/// Throws io::InputError(matrix, ...) when mapping `processes` and `entries` needs more than the
-/// budget: the need, what is available and what to do, in one line.
+/// Throws io::InputError(matrix, ...) when mapping `processes` and `entries`, the rows spread
+/// over `ranks` ranks (1: read whole), needs more than the budget: the need, what is available
+/// and what to do (fewer ranks per machine, or the mpirun -n R, one rank per machine, whose
+/// ranks would each fit), in one line.
 void check_memory(const MemoryBudget& budget, const std::string& matrix, Index processes,
-                  Offset entries);
+                  Offset entries, int ranks);
 
 }  // namespace treematch::apps

@@ -12,6 +12,14 @@ constexpr std::int64_t kFixedBytes = std::int64_t{36} << 20;  // libraries, thre
 constexpr std::int64_t kBytesPerProcess = 80;                 // mapping, level arrays, leaves
 constexpr std::int64_t kBytesPerEntryWalk = 31;        // rows read, symmetrised, the walk's levels
 constexpr std::int64_t kBytesPerEntryWholeGraph = 41;  // + subgraphs, coarse levels, refinement
+constexpr std::int64_t kBytesPerEntryRead = 12;        // an entry held: target and weight
+
+// Under mpirun, rows in blocks: the largest rank's peak on S3 at R = 2 and 4 and S4 at R = 4
+// (fast and default; src/README.md), rounded up so that no rank measured exceeds it (S3 at
+// R = 4 +11%, S4 +1%).
+constexpr std::int64_t kFixedBytesSpread = std::int64_t{100} << 20;  // MPI, levels gathered
+constexpr std::int64_t kBytesPerProcessSpread = 21;  // row sums, candidates, the mapping
+constexpr std::int64_t kBytesPerEntrySpread = 37;    // the block's rows, its levels, exchanges
 
 /// Whether the driver runs anything on the whole matrix beside the walk (src/driver/treematch.cc
 /// decides the same way).
@@ -27,11 +35,16 @@ bool holds_whole_graph_work(std::int64_t entries, const Context& ctx) {
 
 }  // namespace
 
-std::int64_t estimated_peak_bytes(std::int64_t processes, std::int64_t entries,
-                                  const Context& ctx) {
+std::int64_t estimated_peak_bytes(std::int64_t processes, std::int64_t entries, const Context& ctx,
+                                  int ranks) {
   const std::int64_t per_entry =
       holds_whole_graph_work(entries, ctx) ? kBytesPerEntryWholeGraph : kBytesPerEntryWalk;
-  return kFixedBytes + processes * kBytesPerProcess + entries * per_entry;
+  const std::int64_t whole = kFixedBytes + processes * kBytesPerProcess + entries * per_entry;
+  if (ranks <= 1) return whole;
+  // Small enough to be gathered on every rank: a whole run's need, and the rank's block.
+  if (ctx.driver.holds_whole_matrix(entries)) return whole + entries * kBytesPerEntryRead / ranks;
+  return kFixedBytesSpread + processes * kBytesPerProcessSpread +
+         entries * kBytesPerEntrySpread / ranks;
 }
 
 }  // namespace treematch

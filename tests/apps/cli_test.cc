@@ -514,6 +514,13 @@ INSTANTIATE_TEST_SUITE_P(
                  "8 4\nx\n" + std::string(40, ' ') + std::string(8, '\n'),
                  "map -m {file} -t 'tleaf 1 8 1' --max-memory 1M",
                  "mapping 8 processes (8 entries) with --preset default needs about "},
+        // ... and names the mpirun -n R, one rank per machine, whose ranks would each fit
+        // (4.4M entries: 166 MiB read whole; a rank over 3 and 4 ranks: 152 and 139 MiB). The
+        // file is just long enough to hold the edges its header states.
+        BadInput{"needs_more_memory_than_allowed_but_four_ranks_fit", "m.graph",
+                 "1000 2200000\nx\n" + std::string(8800000, ' ') + std::string(1000, '\n'),
+                 "map -m {file} -t 'tleaf 1 1000 1' --max-memory 150M",
+                 "under mpirun -n 4 with one rank per machine (about 138.8 MiB a rank)"},
         BadInput{"needs_more_memory_than_allowed_once_read", "m.mat", "0 1\n1 0\n",
                  "map -m {file} -t 'tleaf 1 8 1' --max-memory 1K",
                  "more than the 0.0 MiB available (--max-memory)"},

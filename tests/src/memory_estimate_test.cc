@@ -76,5 +76,34 @@ TEST(MemoryEstimate, TheMillionRankStencilNeedsWhatItWasMeasuredToTake) {
   EXPECT_LT(whole, 1154.0 * 1.1);
 }
 
+TEST(MemoryEstimate, RowsSpreadOverRanksNeedWhatTheLargestRankWasMeasuredToTake) {
+  // Under mpirun the largest rank peaked at 558 and 322 MiB on S3 (R = 2, 4; fast and default)
+  // and at 2.6 GiB on S4 (10,485,760 ranks, 269,983,608 entries; R = 4, fast).
+  const double mib = 1 << 20;
+  const Context fast = preset_context(Preset::kFast);
+  const auto spread = [&](std::int64_t processes, std::int64_t entries, int ranks) {
+    return static_cast<double>(estimated_peak_bytes(processes, entries, fast, ranks)) / mib;
+  };
+  EXPECT_GT(spread(kProcesses, 26676984, 2), 558.0);
+  EXPECT_LT(spread(kProcesses, 26676984, 2), 558.0 * 1.1);
+  EXPECT_GT(spread(kProcesses, 26676984, 4), 322.0);
+  EXPECT_LT(spread(kProcesses, 26676984, 4), 322.0 * 1.15);
+  EXPECT_GT(spread(10485760, 269983608, 4), 2.6 * 1024);
+  EXPECT_LT(spread(10485760, 269983608, 4), 2.6 * 1024 * 1.1);
+  // More ranks, less on each; never below what every rank holds whole.
+  EXPECT_LT(spread(10485760, 269983608, 8), spread(10485760, 269983608, 4));
+  EXPECT_GT(spread(10485760, 269983608, 1024), 10485760 * 21 / mib);
+}
+
+TEST(MemoryEstimate, AMatrixGatheredOnEveryRankNeedsAWholeRunAndItsBlock) {
+  // At most driver.whole_matrix_max_entries entries: every rank gathers the matrix.
+  const Context ctx = default_context();
+  const std::int64_t entries = ctx.driver.whole_matrix_max_entries;
+  EXPECT_GT(estimated_peak_bytes(kProcesses, entries, ctx, 4),
+            estimated_peak_bytes(kProcesses, entries, ctx, 1));
+  EXPECT_LT(estimated_peak_bytes(kProcesses, entries, ctx, 4),
+            estimated_peak_bytes(kProcesses, entries, ctx, 1) + entries * 12);
+}
+
 }  // namespace
 }  // namespace treematch
