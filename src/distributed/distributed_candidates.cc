@@ -51,27 +51,26 @@ void advance_here(kernels::SteppedGroup& group, const HeldRows& held,
   }
 }
 
-/// The rows asked by the ranks (asked[], asked_by[r] of them from rank r, in rank order)
-/// answered: each row's length, then all the targets and weights, per asking rank.
-struct Answers {
-  std::vector<std::vector<Offset>> lengths;
-  std::vector<std::vector<Index>> targets;
-  std::vector<std::vector<Weight>> weights;
+/// One entry of an answered row on its way back. Each row goes as an entry holding its length
+/// in `target`, then its entries: one exchange carries the rows and where they end.
+struct RowEntry {
+  Index target;
+  Weight weight;
 };
 
-Answers answer(const HeldRows& held, std::span<const Index> asked, std::span<const int> asked_by) {
-  const std::size_t ranks = asked_by.size();
-  Answers out{std::vector<std::vector<Offset>>(ranks), std::vector<std::vector<Index>>(ranks),
-              std::vector<std::vector<Weight>>(ranks)};
+/// The rows asked by the ranks (asked[], asked_by[r] of them from rank r, in rank order), for
+/// each asking rank in the order it asked.
+std::vector<std::vector<RowEntry>> answer(const HeldRows& held, std::span<const Index> asked,
+                                          std::span<const int> asked_by) {
+  std::vector<std::vector<RowEntry>> out(asked_by.size());
   std::size_t q = 0;
-  for (std::size_t r = 0; r < ranks; ++r) {
+  for (std::size_t r = 0; r < asked_by.size(); ++r) {
     for (int i = 0; i < asked_by[r]; ++i, ++q) {
-      const Index v = asked[q];
-      const auto targets = held.targets(v);
-      const auto weights = held.weights(v);
-      out.lengths[r].push_back(static_cast<Offset>(targets.size()));
-      out.targets[r].insert(out.targets[r].end(), targets.begin(), targets.end());
-      out.weights[r].insert(out.weights[r].end(), weights.begin(), weights.end());
+      const auto targets = held.targets(asked[q]);
+      const auto weights = held.weights(asked[q]);
+      out[r].push_back(RowEntry{static_cast<Index>(targets.size()), 0.0});
+      for (std::size_t e = 0; e < targets.size(); ++e)
+        out[r].push_back(RowEntry{targets[e], weights[e]});
     }
   }
   return out;
@@ -100,6 +99,8 @@ kernels::Groups distributed_neighbourhood_candidates(MPI_Comm comm, kernels::Csr
       std::max<Offset>(256, piece_entries / std::max<Offset>(1, Offset{k} * longest)));
   tbb::enumerable_thread_specific<kernels::GrowthStepper> steppers(
       [&] { return kernels::GrowthStepper(rowsum, free, fillers, k); });
+  tbb::enumerable_thread_specific<std::vector<Index>> row_targets;  // a received row, unpacked
+  tbb::enumerable_thread_specific<std::vector<Weight>> row_weights;
   std::vector<kernels::SteppedGroup> active;
   std::vector<Index> complete;  // the finished groups' members, k each
   std::vector<std::pair<kernels::Weight, Index>> partners;
@@ -147,24 +148,29 @@ kernels::Groups distributed_neighbourhood_candidates(MPI_Comm comm, kernels::Csr
     }
     std::vector<int> asked_by;
     const std::vector<Index> asked = all_to_all(comm, asks, &asked_by);
-    const Answers answers = answer(held, asked, asked_by);
-    std::vector<int> lengths_from;
-    const std::vector<Offset> lengths = all_to_all(comm, answers.lengths, &lengths_from);
-    const std::vector<Index> targets = all_to_all(comm, answers.targets);
-    const std::vector<Weight> weights = all_to_all(comm, answers.weights);
-    // Where each answer's row starts: answers come rank by rank, in the order asked.
-    std::vector<std::size_t> first_answer(ranks + 1, 0);
-    for (std::size_t r = 0; r < ranks; ++r)
-      first_answer[r + 1] = first_answer[r] + static_cast<std::size_t>(lengths_from[r]);
-    std::vector<std::size_t> row_start(lengths.size() + 1, 0);
-    for (std::size_t a = 0; a < lengths.size(); ++a)
-      row_start[a + 1] = row_start[a] + static_cast<std::size_t>(lengths[a]);
+    std::vector<int> answered_by;
+    const std::vector<RowEntry> rows_back =
+        all_to_all(comm, answer(held, asked, asked_by), &answered_by);
+    // Where each answered row starts, rank by rank in the order asked.
+    std::vector<std::size_t> first_row(ranks, 0);
+    std::vector<std::size_t> row_at;  // the header entry of each answered row
+    for (std::size_t r = 0, e = 0; r < ranks; ++r) {
+      first_row[r] = row_at.size();
+      const std::size_t end = e + static_cast<std::size_t>(answered_by[r]);
+      for (; e < end; e += 1 + static_cast<std::size_t>(rows_back[e].target)) row_at.push_back(e);
+    }
     tbb::parallel_for(std::size_t{0}, active.size(), [&](std::size_t g) {
-      const std::size_t a = first_answer[asked_where[g].first] + asked_where[g].second;
-      const std::size_t length = row_start[a + 1] - row_start[a];
-      steppers.local().add_row(active[g],
-                               std::span<const Index>(targets).subspan(row_start[a], length),
-                               std::span<const Weight>(weights).subspan(row_start[a], length));
+      const std::size_t header = row_at[first_row[asked_where[g].first] + asked_where[g].second];
+      const auto length = static_cast<std::size_t>(rows_back[header].target);
+      std::vector<Index>& targets = row_targets.local();
+      std::vector<Weight>& weights = row_weights.local();
+      targets.resize(length);
+      weights.resize(length);
+      for (std::size_t e = 0; e < length; ++e) {
+        targets[e] = rows_back[header + 1 + e].target;
+        weights[e] = rows_back[header + 1 + e].weight;
+      }
+      steppers.local().add_row(active[g], targets, weights);
     });
   }
   return kernels::unique_sorted_groups(all_gather<Index>(comm, complete), k, /*parallel=*/true);
