@@ -66,9 +66,7 @@ class GrowthScratch {
   static constexpr std::uint8_t kMember = 2;
 
   bool better(Index x, Index y, std::span<const Weight> rowsum) const {
-    if (conn_[at(x)] != conn_[at(y)]) return conn_[at(x)] > conn_[at(y)];
-    if (rowsum[at(x)] != rowsum[at(y)]) return rowsum[at(x)] < rowsum[at(y)];
-    return x < y;
+    return joins_before(x, conn_[at(x)], y, conn_[at(y)], rowsum);
   }
 
   void add_neighbours(CsrView graph, std::span<const std::uint8_t> free, Index v) {
@@ -88,13 +86,6 @@ class GrowthScratch {
   std::vector<std::uint8_t> state_;
   std::vector<Index> touched_;
 };
-
-std::span<const Index> row_targets(CsrView graph, Index v) {
-  return graph.targets.subspan(at(graph.row_begin(v)), at(graph.row_end(v) - graph.row_begin(v)));
-}
-std::span<const Weight> row_weights(CsrView graph, Index v) {
-  return graph.weights.subspan(at(graph.row_begin(v)), at(graph.row_end(v) - graph.row_begin(v)));
-}
 
 bool has_free_neighbour(CsrView graph, std::span<const std::uint8_t> free, Index v) {
   if (v >= static_cast<Index>(graph.offsets.size()) - 1) return false;
@@ -204,8 +195,8 @@ Groups neighbourhood_candidates(CsrView graph, std::span<const Weight> rowsum,
     std::vector<std::vector<Index>> groups;
     std::vector<std::pair<Weight, Index>> partners;
     for (std::size_t s = range.begin(); s != range.end(); ++s) {
-      seed_pairs(row_targets(graph, starts[s]), row_weights(graph, starts[s]), free, starts[s],
-                 seeds, partners, groups);
+      seed_pairs(graph.row_targets(starts[s]), graph.row_weights(starts[s]), free, starts[s], seeds,
+                 partners, groups);
       for (std::size_t g = 0; g < groups.size(); ++g) {
         local.grow(graph, rowsum, free, fillers, k, groups[g]);
         if (static_cast<Index>(groups[g].size()) != k) continue;
@@ -229,7 +220,7 @@ Groups neighbourhood_candidates_seq(CsrView graph, std::span<const Weight> rowsu
   std::vector<std::vector<Index>> groups;
   std::vector<std::pair<Weight, Index>> partners;
   for (Index v : seed_vertices(graph, free, /*parallel=*/false)) {
-    seed_pairs(row_targets(graph, v), row_weights(graph, v), free, v, seeds, partners, groups);
+    seed_pairs(graph.row_targets(v), graph.row_weights(v), free, v, seeds, partners, groups);
     for (auto& group : groups) {
       scratch.grow(graph, rowsum, free, fillers, k, group);
       if (static_cast<Index>(group.size()) == k)

@@ -11,6 +11,16 @@
 
 namespace treematch::kernels {
 
+/// Whether x joins a growing group before y: more communication with the group, then a smaller
+/// row sum, then a smaller index (a strict total order, so the choice never depends on the
+/// order candidates are looked at).
+inline bool joins_before(Index x, Weight conn_x, Index y, Weight conn_y,
+                         std::span<const Weight> rowsum) {
+  if (conn_x != conn_y) return conn_x > conn_y;
+  if (rowsum[at(x)] != rowsum[at(y)]) return rowsum[at(x)] < rowsum[at(y)];
+  return x < y;
+}
+
 /// The seeds of vertex v, whose row is (targets, weights): {v, u} for its `seeds` heaviest free
 /// neighbours u (ties: smaller u), into `out` (`partners` is scratch). {v} alone is not a seed:
 /// it would grow into {v, heaviest u} anyway.

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "kernels/candidate_groups.h"
+
 namespace treematch::kernels {
 
 GrowthStepper::GrowthStepper(std::span<const Weight> rowsum, std::span<const std::uint8_t> free,
@@ -59,12 +61,7 @@ void GrowthStepper::add_row(SteppedGroup& group, std::span<const Index> targets,
     for (const auto& entry : group.frontier) {
       const Index x = entry.first;
       if (state_[at(x)] != kFrontier) continue;
-      if (best < 0 || conn_[at(x)] > conn_[at(best)] ||
-          (conn_[at(x)] == conn_[at(best)] &&
-           (rowsum_[at(x)] < rowsum_[at(best)] ||
-            (rowsum_[at(x)] == rowsum_[at(best)] && x < best)))) {
-        best = x;
-      }
+      if (best < 0 || joins_before(x, conn_[at(x)], best, conn_[at(best)], rowsum_)) best = x;
     }
     if (best < 0) {  // no free partner left: the lightest unused vertex
       while (group.next_filler < fillers_.size() &&

@@ -34,6 +34,13 @@ struct CsrView {
 
   [[nodiscard]] Offset row_begin(Index i) const { return offsets[static_cast<std::size_t>(i)]; }
   [[nodiscard]] Offset row_end(Index i) const { return offsets[static_cast<std::size_t>(i) + 1]; }
+  /// Row i's targets and weights.
+  [[nodiscard]] std::span<const Index> row_targets(Index i) const {
+    return targets.subspan(at(row_begin(i)), at(row_end(i) - row_begin(i)));
+  }
+  [[nodiscard]] std::span<const Weight> row_weights(Index i) const {
+    return weights.subspan(at(row_begin(i)), at(row_end(i) - row_begin(i)));
+  }
   /// Where row i holds target j (an index into targets and weights), -1 when it does not: a
   /// binary search of the sorted row.
   [[nodiscard]] Offset find(Index i, Index j) const {

@@ -27,12 +27,10 @@ struct HeldRows {
   [[nodiscard]] Index count() const { return static_cast<Index>(rows.offsets.size()) - 1; }
   [[nodiscard]] bool holds(Index v) const { return v >= first && v < first + count(); }
   [[nodiscard]] std::span<const Index> targets(Index v) const {
-    const Index l = v - first;
-    return rows.targets.subspan(at(rows.row_begin(l)), at(rows.row_end(l) - rows.row_begin(l)));
+    return rows.row_targets(v - first);
   }
   [[nodiscard]] std::span<const Weight> weights(Index v) const {
-    const Index l = v - first;
-    return rows.weights.subspan(at(rows.row_begin(l)), at(rows.row_end(l) - rows.row_begin(l)));
+    return rows.row_weights(v - first);
   }
 };
 
@@ -196,12 +194,8 @@ kernels::Groups distributed_pack_remaining(MPI_Comm comm, kernels::CsrView rows,
     }
     free_rows.offsets[at(l) + 1] = static_cast<Offset>(free_rows.targets.size());
   }
-  const Index order = static_cast<Index>(free.size());
-  free_rows.n = order;
-  const kernels::Csr all = gather_rows(comm, free_rows.view(), order);
-  kernels::CsrView view = all.view();
-  view.n = order;
-  return kernels::pack_remaining(view, rowsum, free, k);
+  const kernels::Csr all = gather_rows(comm, free_rows.view(), static_cast<Index>(free.size()));
+  return kernels::pack_remaining(all.view(), rowsum, free, k);
 }
 
 }  // namespace treematch::distributed

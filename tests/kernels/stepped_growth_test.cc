@@ -21,19 +21,22 @@ Groups stepped_candidates(CsrView graph, std::span<const Weight> rowsum,
                           std::span<const std::uint8_t> free, std::span<const Index> fillers,
                           Index k, int seeds) {
   const auto stored = static_cast<Index>(graph.offsets.size()) - 1;
-  const auto row = [&](Index v, auto values) {
-    if (v >= stored) return decltype(values.subspan(0, 0)){};  // artificial: no row
-    return values.subspan(at(graph.row_begin(v)), at(graph.row_end(v) - graph.row_begin(v)));
+  // Artificial processes (past the stored rows) have no row.
+  const auto targets_of = [&](Index v) {
+    return v < stored ? graph.row_targets(v) : std::span<const Index>{};
+  };
+  const auto weights_of = [&](Index v) {
+    return v < stored ? graph.row_weights(v) : std::span<const Weight>{};
   };
   std::vector<SteppedGroup> groups;
   std::vector<std::pair<Weight, Index>> partners;
   std::vector<std::vector<Index>> pairs;
   for (Index v = 0; v < stored; ++v) {
-    const auto targets = row(v, graph.targets);
+    const auto targets = targets_of(v);
     if (!free[at(v)] ||
         std::none_of(targets.begin(), targets.end(), [&](Index u) { return free[at(u)] != 0; }))
       continue;
-    seed_pairs(targets, row(v, graph.weights), free, v, seeds, partners, pairs);
+    seed_pairs(targets, weights_of(v), free, v, seeds, partners, pairs);
     for (auto& pair : pairs) groups.push_back(start_group(std::move(pair), k));
   }
   GrowthStepper stepper(rowsum, free, fillers, k);
@@ -42,7 +45,7 @@ Groups stepped_candidates(CsrView graph, std::span<const Weight> rowsum,
     for (SteppedGroup& group : groups) {
       if (group.done) continue;
       const Index v = group.needs();
-      stepper.add_row(group, row(v, graph.targets), row(v, graph.weights));
+      stepper.add_row(group, targets_of(v), weights_of(v));
       growing = true;
     }
   }
