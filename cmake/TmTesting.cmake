@@ -114,17 +114,27 @@ function(tm_add_test name)
                        DISCOVERY_TIMEOUT 60)
 endfunction()
 
-# tm_add_mpi_test(NAME SOURCES... [LIBS ...] RANKS r1 r2 ... [SANITIZED_RANKS r ...]): one
+# TM_REPEAT_SUITE: this build runs the MPI tests a second time, after the Open MPI Release suite
+# has run them at every rank count: under the sanitizers (TM_SANITIZE) or under the second MPI
+# (TM_TESTS_MPI_ONLY, the mpich preset). Such a build runs an MPI test at fewer rank counts where
+# its CMakeLists says so: the same code at more ranks adds little there and minutes on 2 cores.
+if(TM_SANITIZE OR TM_TESTS_MPI_ONLY)
+  set(TM_REPEAT_SUITE ON)
+else()
+  set(TM_REPEAT_SUITE OFF)
+endif()
+
+# tm_add_mpi_test(NAME SOURCES... [LIBS ...] RANKS r1 r2 ... [REPEAT_RANKS r ...]): one
 # GoogleTest binary run through mpiexec once per rank count (oversubscribed, allowed as root), each
-# run a CTest test labelled mpi. Under TM_SANITIZE only the SANITIZED_RANKS runs are registered
-# when given: the same code at more ranks adds little for the sanitizers and much time on 2 cores.
+# run a CTest test labelled mpi. Under TM_REPEAT_SUITE only the REPEAT_RANKS runs are registered
+# when given.
 function(tm_add_mpi_test name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;RANKS;SANITIZED_RANKS" ${ARGN})
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;RANKS;REPEAT_RANKS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   tm_unity_build(${name})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest MPI::MPI_CXX tm_warnings)
-  if(TM_SANITIZE AND ARG_SANITIZED_RANKS)
-    set(ARG_RANKS ${ARG_SANITIZED_RANKS})
+  if(TM_REPEAT_SUITE AND ARG_REPEAT_RANKS)
+    set(ARG_RANKS ${ARG_REPEAT_RANKS})
   endif()
   foreach(ranks IN LISTS ARG_RANKS)
     add_test(NAME ${name}.np${ranks}
