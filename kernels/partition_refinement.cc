@@ -184,19 +184,23 @@ void SwapOptionFinder::options(CsrView rows, Index local_row, Index v, const Gro
   }
 }
 
-double partner_gain(CsrView rows, Index local_row, std::span<const Index> owner, Index a, Index b,
-                    Index v) {
+double partner_balance(CsrView rows, Index local_row, std::span<const Index> owner, Index a,
+                       Index b) {
   double to_a = 0.0;
   double to_b = 0.0;
-  double to_v = 0.0;
   for (Offset e = rows.row_begin(local_row); e < rows.row_end(local_row); ++e) {
-    const Index t = rows.targets[at(e)];
-    const Index g = owner[at(t)];
-    if (t == v) to_v = rows.weights[at(e)];
+    const Index g = owner[at(rows.targets[at(e)])];
     if (g == a) to_a += rows.weights[at(e)];
     if (g == b) to_b += rows.weights[at(e)];
   }
-  return to_a - to_b - 2.0 * to_v;
+  return to_a - to_b;
+}
+
+double partner_gain(CsrView rows, Index local_row, std::span<const Index> owner, Index a, Index b,
+                    Index v) {
+  const Offset at_v = rows.find(local_row, v);
+  const double to_v = at_v < 0 ? 0.0 : rows.weights[at(at_v)];
+  return partner_balance(rows, local_row, owner, a, b) - 2.0 * to_v;
 }
 
 SwapProposal best_swap(Index v, std::span<const SwapOption> options,

@@ -64,6 +64,12 @@ class SwapOptionFinder {
 double partner_gain(CsrView rows, Index local_row, std::span<const Index> owner, Index a, Index b,
                     Index v);
 
+/// conn(u,A) - conn(u,B) from u's row: partner_gain without the -2 w(u,v) term, the same for
+/// every member v of A (subtracting 2 w(v,u) afterwards gives partner_gain's value bit for bit:
+/// the matrix is symmetric).
+double partner_balance(CsrView rows, Index local_row, std::span<const Index> owner, Index a,
+                       Index b);
+
 /// v's proposal from its options and their partner gains (same order): the largest gain above a
 /// tiny threshold, the first one on ties.
 SwapProposal best_swap(Index v, std::span<const SwapOption> options,

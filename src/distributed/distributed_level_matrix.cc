@@ -3,6 +3,7 @@
 #include "src/distributed/distributed_level_matrix.h"
 
 #include <algorithm>
+#include <compare>
 #include <numeric>
 
 #include <tbb/enumerable_thread_specific.h>
@@ -21,12 +22,14 @@ namespace {
 
 using kernels::at;
 
-/// A partner-gain question for the rank holding u's row, and where the answer goes back.
-struct GainQuery {
+/// A question for the rank holding u's row: conn(u, a) - conn(u, owner(u)). Every member of group
+/// a asks the same about u, so a rank asks it once (kernels::partner_balance).
+struct BalanceQuery {
   Index u;
   Index a;
-  Index b;
-  Index v;
+
+  friend bool operator==(const BalanceQuery&, const BalanceQuery&) = default;
+  friend auto operator<=>(const BalanceQuery&, const BalanceQuery&) = default;
 };
 
 /// One member's partial aggregated row on its way to the rank that builds its group's row.
@@ -347,21 +350,26 @@ long long DistributedLevelMatrix::refine_partition(kernels::Groups& groups, int 
     tbb::parallel_for(Index{0}, held, [&](Index l) {
       finders.local().options(rows, l, first() + l, groups, owner, options[at(l)]);
     });
-    // 2. Partner gains from the ranks holding the partners' rows.
-    std::vector<std::vector<GainQuery>> queries(static_cast<std::size_t>(ranks_));
+    // 2. Partner balances from the ranks holding the partners' rows, each (u, a) asked once.
+    std::vector<std::vector<BalanceQuery>> queries(static_cast<std::size_t>(ranks_));
     for (Index l = 0; l < held; ++l) {
       for (const kernels::SwapOption& o : options[at(l)]) {
         if (o.u < stored)
-          queries[static_cast<std::size_t>(blocks_.rank_of(o.u))].push_back(
-              GainQuery{o.u, o.a, o.b, first() + l});
+          queries[static_cast<std::size_t>(blocks_.rank_of(o.u))].push_back(BalanceQuery{o.u, o.a});
       }
     }
+    for (std::vector<BalanceQuery>& asked_of_rank : queries) {
+      std::sort(asked_of_rank.begin(), asked_of_rank.end());
+      asked_of_rank.erase(std::unique(asked_of_rank.begin(), asked_of_rank.end()),
+                          asked_of_rank.end());
+    }
     std::vector<int> asked_by;  // queries from each rank, to send the answers back
-    const std::vector<GainQuery> asked = all_to_all(comm_, queries, &asked_by);
+    const std::vector<BalanceQuery> asked = all_to_all(comm_, queries, &asked_by);
     std::vector<double> answers(asked.size());
     tbb::parallel_for(std::size_t{0}, asked.size(), [&](std::size_t q) {
-      const GainQuery& query = asked[q];
-      answers[q] = kernels::partner_gain(rows, query.u - first(), owner, query.a, query.b, query.v);
+      const BalanceQuery& query = asked[q];
+      answers[q] =
+          kernels::partner_balance(rows, query.u - first(), owner, query.a, owner[at(query.u)]);
     });
     // Answers go back in the order asked: rank by rank, query by query.
     std::vector<std::vector<double>> replies(static_cast<std::size_t>(ranks_));
@@ -372,9 +380,9 @@ long long DistributedLevelMatrix::refine_partition(kernels::Groups& groups, int 
                         answers.begin() + static_cast<std::ptrdiff_t>(q + asked_here));
       q += asked_here;
     }
-    const std::vector<double> gains_back = all_to_all(comm_, replies);
-    // 3. Each held row's best swap, with the answers in the order its options were asked.
-    std::vector<std::size_t> next(static_cast<std::size_t>(ranks_), 0);
+    const std::vector<double> balances = all_to_all(comm_, replies);
+    // 3. Each held row's best swap: a partner's balance less 2 w(v, u) from v's own row, which is
+    // partner_gain's value (the matrix is symmetric).
     std::vector<std::size_t> base(static_cast<std::size_t>(ranks_), 0);
     for (int r = 1; r < ranks_; ++r)
       base[static_cast<std::size_t>(r)] =
@@ -385,9 +393,15 @@ long long DistributedLevelMatrix::refine_partition(kernels::Groups& groups, int 
       const auto& mine_options = options[at(l)];
       gains.assign(mine_options.size(), 0.0);
       for (std::size_t o = 0; o < mine_options.size(); ++o) {
-        if (mine_options[o].u >= stored) continue;
-        const auto r = static_cast<std::size_t>(blocks_.rank_of(mine_options[o].u));
-        gains[o] = gains_back[base[r] + next[r]++];
+        const kernels::SwapOption& option = mine_options[o];
+        if (option.u >= stored) continue;
+        const auto r = static_cast<std::size_t>(blocks_.rank_of(option.u));
+        const std::vector<BalanceQuery>& keys = queries[r];
+        const auto key =
+            std::lower_bound(keys.begin(), keys.end(), BalanceQuery{option.u, option.a});
+        const Offset at_u = rows.find(l, option.u);
+        const double to_u = at_u < 0 ? 0.0 : rows.weights[at(at_u)];
+        gains[o] = balances[base[r] + static_cast<std::size_t>(key - keys.begin())] - 2.0 * to_u;
       }
       const kernels::SwapProposal best = kernels::best_swap(first() + l, mine_options, gains);
       if (best.u >= 0) proposals.push_back(best);
