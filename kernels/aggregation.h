@@ -46,6 +46,8 @@ class PartialRowFolder {
   }
   /// Adds one member's partial row.
   void add(std::span<const Index> targets, std::span<const Weight> weights, Index g);
+  /// The length of the row being built.
+  [[nodiscard]] std::size_t length() const { return touched_.size(); }
   /// Writes the row being built (sorted by target) to the front of targets/weights; returns its
   /// length.
   Offset emit(std::span<Index> targets, std::span<Weight> weights);

@@ -449,22 +449,46 @@ std::unique_ptr<LevelMatrix> DistributedLevelMatrix::aggregate(
     // Capacity for the bound, never reallocated: pages never written are never resident.
     next.targets.reserve(static_cast<std::size_t>(bound));
     next.weights.reserve(static_cast<std::size_t>(bound));
-    kernels::PartialRowFolder folder(count);
-    std::vector<Index> row_targets(at(count));
-    std::vector<Weight> row_weights(at(count));
-    for (Index g = 0; g < group_count; ++g) {
-      auto& list = members[at(g)];
-      std::sort(list.begin(), list.end());
-      for (const auto& [place, h] : list) {
-        const auto b = static_cast<std::size_t>(starts[h]);
-        const auto len = static_cast<std::size_t>(got.headers[h].length);
-        folder.add(std::span<const Index>(got.targets).subspan(b, len),
-                   std::span<const Weight>(got.weights).subspan(b, len), group_first + g);
+    // Batches of groups folded in parallel, each chunk of groups into a piece of its own, the
+    // pieces then appended in group order: only one batch's rows are held twice. (The stencil
+    // weighted in thirds of map_any_rank_count.sh folds several batches a rank.)
+    constexpr Index kChunk = 128;
+    constexpr Index kBatch = 32 * kChunk;
+    tbb::enumerable_thread_specific<kernels::PartialRowFolder> folders(
+        [count] { return kernels::PartialRowFolder(count); });
+    std::vector<kernels::Csr> pieces;
+    for (Index batch = 0; batch < group_count; batch += kBatch) {
+      const Index batch_end = std::min(group_count, batch + kBatch);
+      pieces.assign(at((batch_end - batch + kChunk - 1) / kChunk), kernels::Csr{});
+      tbb::parallel_for(std::size_t{0}, pieces.size(), [&](std::size_t c) {
+        kernels::PartialRowFolder& folder = folders.local();
+        kernels::Csr& piece = pieces[c];
+        const Index begin = batch + static_cast<Index>(c) * kChunk;
+        for (Index g = begin; g < std::min(batch_end, begin + kChunk); ++g) {
+          auto& list = members[at(g)];
+          std::sort(list.begin(), list.end());
+          for (const auto& [place, h] : list) {
+            const auto b = static_cast<std::size_t>(starts[h]);
+            const auto len = static_cast<std::size_t>(got.headers[h].length);
+            folder.add(std::span<const Index>(got.targets).subspan(b, len),
+                       std::span<const Weight>(got.weights).subspan(b, len), group_first + g);
+          }
+          const std::size_t end = piece.targets.size();
+          piece.targets.resize(end + folder.length());
+          piece.weights.resize(end + folder.length());
+          folder.emit(std::span<Index>(piece.targets).subspan(end),
+                      std::span<Weight>(piece.weights).subspan(end));
+          piece.offsets.push_back(static_cast<Offset>(piece.targets.size()));
+        }
+      });
+      Index g = batch;
+      for (const kernels::Csr& piece : pieces) {
+        const auto base = static_cast<Offset>(next.targets.size());
+        next.targets.insert(next.targets.end(), piece.targets.begin(), piece.targets.end());
+        next.weights.insert(next.weights.end(), piece.weights.begin(), piece.weights.end());
+        for (std::size_t r = 1; r < piece.offsets.size(); ++r, ++g)
+          next.offsets[at(g) + 1] = base + piece.offsets[r];
       }
-      const Offset length = folder.emit(row_targets, row_weights);
-      next.targets.insert(next.targets.end(), row_targets.begin(), row_targets.begin() + length);
-      next.weights.insert(next.weights.end(), row_weights.begin(), row_weights.begin() + length);
-      next.offsets[at(g) + 1] = static_cast<Offset>(next.targets.size());
     }
   }
   mirror_upper_triangle(comm_, next, group_first, next_blocks);
