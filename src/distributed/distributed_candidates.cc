@@ -3,6 +3,8 @@
 #include "src/distributed/distributed_candidates.h"
 
 #include <algorithm>
+#include <cstddef>
+#include <cstring>
 #include <vector>
 
 #include <tbb/enumerable_thread_specific.h>
@@ -49,27 +51,59 @@ void advance_here(kernels::SteppedGroup& group, const HeldRows& held,
   }
 }
 
-/// One entry of an answered row on its way back. Each row goes as an entry holding its length
-/// in `target`, then its entries: one exchange carries the rows and where they end.
-struct RowEntry {
-  Index target;
-  Weight weight;
+/// Answered rows on their way back, packed as bytes so that one exchange carries them and where
+/// they end: each row is its length (an Index), its targets, then its weights. 4 + 12 bytes an
+/// entry's worth; a struct of a target and a weight would be padded to 16.
+class PackedRows {
+ public:
+  void add(std::span<const Index> targets, std::span<const Weight> weights) {
+    const auto length = static_cast<Index>(targets.size());
+    put(&length, sizeof length);
+    put(targets.data(), targets.size_bytes());
+    put(weights.data(), weights.size_bytes());
+  }
+  /// The packed rows, taken out.
+  [[nodiscard]] std::vector<std::byte> take() { return std::move(bytes_); }
+
+  /// The row starting at byte `at` of `packed`, unpacked into targets and weights.
+  static void read(std::span<const std::byte> packed, std::size_t at, std::vector<Index>& targets,
+                   std::vector<Weight>& weights) {
+    Index length = 0;
+    std::memcpy(&length, packed.data() + at, sizeof length);
+    at += sizeof length;
+    targets.resize(static_cast<std::size_t>(length));
+    weights.resize(static_cast<std::size_t>(length));
+    std::memcpy(targets.data(), packed.data() + at, targets.size() * sizeof(Index));
+    at += targets.size() * sizeof(Index);
+    std::memcpy(weights.data(), packed.data() + at, weights.size() * sizeof(Weight));
+  }
+  /// Where the row starting at byte `at` ends.
+  static std::size_t skip(std::span<const std::byte> packed, std::size_t at) {
+    Index length = 0;
+    std::memcpy(&length, packed.data() + at, sizeof length);
+    return at + sizeof length + static_cast<std::size_t>(length) * (sizeof(Index) + sizeof(Weight));
+  }
+
+ private:
+  void put(const void* data, std::size_t size) {
+    const auto* first = static_cast<const std::byte*>(data);
+    bytes_.insert(bytes_.end(), first, first + size);
+  }
+
+  std::vector<std::byte> bytes_;
 };
 
 /// The rows asked by the ranks (asked[], asked_by[r] of them from rank r, in rank order), for
 /// each asking rank in the order it asked.
-std::vector<std::vector<RowEntry>> answer(const HeldRows& held, std::span<const Index> asked,
-                                          std::span<const int> asked_by) {
-  std::vector<std::vector<RowEntry>> out(asked_by.size());
+std::vector<std::vector<std::byte>> answer(const HeldRows& held, std::span<const Index> asked,
+                                           std::span<const int> asked_by) {
+  std::vector<std::vector<std::byte>> out(asked_by.size());
   std::size_t q = 0;
   for (std::size_t r = 0; r < asked_by.size(); ++r) {
-    for (int i = 0; i < asked_by[r]; ++i, ++q) {
-      const auto targets = held.targets(asked[q]);
-      const auto weights = held.weights(asked[q]);
-      out[r].push_back(RowEntry{static_cast<Index>(targets.size()), 0.0});
-      for (std::size_t e = 0; e < targets.size(); ++e)
-        out[r].push_back(RowEntry{targets[e], weights[e]});
-    }
+    PackedRows rows;
+    for (int i = 0; i < asked_by[r]; ++i, ++q)
+      rows.add(held.targets(asked[q]), held.weights(asked[q]));
+    out[r] = rows.take();
   }
   return out;
 }
@@ -147,27 +181,21 @@ kernels::Groups distributed_neighbourhood_candidates(MPI_Comm comm, kernels::Csr
     std::vector<int> asked_by;
     const std::vector<Index> asked = all_to_all(comm, asks, &asked_by);
     std::vector<int> answered_by;
-    const std::vector<RowEntry> rows_back =
+    const std::vector<std::byte> rows_back =
         all_to_all(comm, answer(held, asked, asked_by), &answered_by);
     // Where each answered row starts, rank by rank in the order asked.
     std::vector<std::size_t> first_row(ranks, 0);
-    std::vector<std::size_t> row_at;  // the header entry of each answered row
-    for (std::size_t r = 0, e = 0; r < ranks; ++r) {
+    std::vector<std::size_t> row_at;  // the byte where each answered row starts
+    for (std::size_t r = 0, b = 0; r < ranks; ++r) {
       first_row[r] = row_at.size();
-      const std::size_t end = e + static_cast<std::size_t>(answered_by[r]);
-      for (; e < end; e += 1 + static_cast<std::size_t>(rows_back[e].target)) row_at.push_back(e);
+      const std::size_t end = b + static_cast<std::size_t>(answered_by[r]);
+      for (; b < end; b = PackedRows::skip(rows_back, b)) row_at.push_back(b);
     }
     tbb::parallel_for(std::size_t{0}, active.size(), [&](std::size_t g) {
-      const std::size_t header = row_at[first_row[asked_where[g].first] + asked_where[g].second];
-      const auto length = static_cast<std::size_t>(rows_back[header].target);
       std::vector<Index>& targets = row_targets.local();
       std::vector<Weight>& weights = row_weights.local();
-      targets.resize(length);
-      weights.resize(length);
-      for (std::size_t e = 0; e < length; ++e) {
-        targets[e] = rows_back[header + 1 + e].target;
-        weights[e] = rows_back[header + 1 + e].weight;
-      }
+      PackedRows::read(rows_back, row_at[first_row[asked_where[g].first] + asked_where[g].second],
+                       targets, weights);
       steppers.local().add_row(active[g], targets, weights);
     });
   }
