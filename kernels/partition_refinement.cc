@@ -198,9 +198,7 @@ double partner_balance(CsrView rows, Index local_row, std::span<const Index> own
 
 double partner_gain(CsrView rows, Index local_row, std::span<const Index> owner, Index a, Index b,
                     Index v) {
-  const Offset at_v = rows.find(local_row, v);
-  const double to_v = at_v < 0 ? 0.0 : rows.weights[at(at_v)];
-  return partner_balance(rows, local_row, owner, a, b) - 2.0 * to_v;
+  return partner_balance(rows, local_row, owner, a, b) - 2.0 * rows.weight(local_row, v);
 }
 
 SwapProposal best_swap(Index v, std::span<const SwapOption> options,

@@ -49,6 +49,11 @@ struct CsrView {
     const auto found = std::lower_bound(first, last, j);
     return found != last && *found == j ? found - targets.begin() : -1;
   }
+  /// w(i, j): row i's weight for target j, 0 when the row does not hold it.
+  [[nodiscard]] Weight weight(Index i, Index j) const {
+    const Offset e = find(i, j);
+    return e < 0 ? Weight{0} : weights[static_cast<std::size_t>(e)];
+  }
 };
 
 /// An owning CSR matrix, the output of aggregation.

@@ -28,7 +28,6 @@ struct BalanceQuery {
   Index u;
   Index a;
 
-  friend bool operator==(const BalanceQuery&, const BalanceQuery&) = default;
   friend auto operator<=>(const BalanceQuery&, const BalanceQuery&) = default;
 };
 
@@ -399,9 +398,8 @@ long long DistributedLevelMatrix::refine_partition(kernels::Groups& groups, int 
         const std::vector<BalanceQuery>& keys = queries[r];
         const auto key =
             std::lower_bound(keys.begin(), keys.end(), BalanceQuery{option.u, option.a});
-        const Offset at_u = rows.find(l, option.u);
-        const double to_u = at_u < 0 ? 0.0 : rows.weights[at(at_u)];
-        gains[o] = balances[base[r] + static_cast<std::size_t>(key - keys.begin())] - 2.0 * to_u;
+        gains[o] = balances[base[r] + static_cast<std::size_t>(key - keys.begin())] -
+                   2.0 * rows.weight(l, option.u);
       }
       const kernels::SwapProposal best = kernels::best_swap(first() + l, mine_options, gains);
       if (best.u >= 0) proposals.push_back(best);
