@@ -5,10 +5,11 @@
 # and with the fast preset (its multilevel mapping; with --gather-entries, its fallback walk) and
 # the strong preset; and --verbose under 3 ranks prints the options once and says the run was
 # distributed; and the summary and the JSON give each rank's peak memory and bytes sent.
-#   map_any_rank_count.sh TREEMATCH TM_MPIEXEC MATRIX [RANKS]   (TM_MPIEXEC: cmake/TmTesting.cmake;
-#   RANKS: the rank counts, "1 2 3" unless given)
+#   map_any_rank_count.sh TREEMATCH TM_MPIEXEC MATRIX [RANKS [distributed]]   (TM_MPIEXEC:
+#   cmake/TmTesting.cmake; RANKS: the rank counts, "1 2 3" unless given; "distributed": only the
+#   option sets whose levels run distributed, for the suites that run the tests a second time)
 set -euo pipefail
-treematch=$1 mpiexec=$2 matrix=$3 rank_counts=${4:-1 2 3}
+treematch=$1 mpiexec=$2 matrix=$3 rank_counts=${4:-1 2 3} which=${5:-all}
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 # A failing command shows its stderr (kept aside otherwise: the summaries are not the test's).
@@ -21,8 +22,13 @@ run() {
 }
 run "$treematch" convert "$matrix" "$scratch/m.h5"
 topology="tleaf 3 16 100 4 10 16 1"
-for options in "" "--gather-entries 1000" "--preset fast" "--preset fast --gather-entries 1000" \
-               "--preset strong"; do
+option_sets=("" "--gather-entries 1000" "--preset fast" "--preset fast --gather-entries 1000"
+  "--preset strong")
+if [ "$which" = distributed ]; then
+  # The gathered runs take the plain run's code once the matrix is whole on every rank.
+  option_sets=("--gather-entries 1000" "--preset fast --gather-entries 1000")
+fi
+for options in "${option_sets[@]}"; do
   # shellcheck disable=SC2086  # the options are words
   run "$treematch" map -m "$scratch/m.h5" -t "$topology" $options -o "$scratch/plain"
   for ranks in $rank_counts; do
