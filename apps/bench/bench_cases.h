@@ -49,6 +49,9 @@ struct CaseSpec {
   TopologySource topology_source = TopologySource::kDataFile;
   std::string topology;  ///< kDataFile and kInline only
   std::string series;    ///< a named group ("growth") selected together and summarised together
+  /// In `series` (summarised with it when run) but selected only by its own name (S4: 10 GB and
+  /// half an hour).
+  bool only_by_name = false;
 };
 
 /// A case read and ready to run.
@@ -68,7 +71,8 @@ struct LoadedCase {
 /// the synthetic stencil S1 and the irregular G1 (4096 parts of a random geometric graph; the
 /// default set ends here), then, only on request, the stencils S2 (65536 ranks), S3 (1M ranks)
 /// and S4 (10M ranks),
-/// the dense hierarchical D1 and the "growth" series of stencils of 4096 to 262144 ranks.
+/// the dense hierarchical D1 and the 262144-rank stencil of the "growth" series (S1, S2, it, S3,
+/// and S4 when named: the same stencil and machine shape from 16384 to 10,485,760 ranks).
 std::vector<CaseSpec> all_cases();
 
 /// The --cases name of the thread speedup measurement (S2 at --threads 1 and 2).

@@ -217,7 +217,8 @@ int main(int argc, char** argv) {
   if (list) {
     for (const CaseSpec& c : catalogue) {
       std::cout << c.name << (c.in_default ? "" : "  (not in the default set)")
-                << (c.series.empty() ? "" : "  (series " + c.series + ")") << '\n';
+                << (c.series.empty() ? "" : "  (series " + c.series + ")")
+                << (c.only_by_name ? "  (selected by its name only)" : "") << '\n';
     }
     std::cout << kThreadsStep << "  (" << kThreadsCase
               << " mapped with --threads 1 and 2; not in the default set)\n"
@@ -360,6 +361,12 @@ int main(int argc, char** argv) {
           "min of {} run(s); ns/nnz = seconds x 1e9 / nnz):\n",
           options.repeat);
       std::cout << growth;
+      const std::string presets = render_series_presets(results, "growth");
+      if (!presets.empty()) {
+        std::cout << "Growth series per preset (ns/nnz = seconds x 1e9 / nnz; /eval, /opt as in "
+                     "the presets table):\n"
+                  << presets;
+      }
     }
     if (threads) {
       std::cout << fmt::format(

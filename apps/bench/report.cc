@@ -597,6 +597,86 @@ std::string render_presets(const std::vector<CaseResult>& results) {
   return out;
 }
 
+std::vector<SeriesPoint> series_points(const std::vector<CaseResult>& results,
+                                       const std::string& series, const std::string& preset) {
+  std::vector<SeriesPoint> points;
+  for (const CaseResult& c : results) {
+    if (c.series != series || !c.error.empty()) continue;
+    for (const PresetResult& p : c.presets) {
+      if (p.preset != preset || !p.tool.ok()) continue;
+      SeriesPoint point;
+      point.case_name = c.name;
+      point.processes = c.processes;
+      point.entries = c.entries;
+      point.wall_seconds = p.tool.min_wall_seconds;
+      point.mapping_seconds = p.tool.min_mapping_seconds();
+      point.time_vs_eval = preset_ratios(c, p.tool).time_vs_eval;
+      point.cost_vs_optimum = preset_ratios(c, p.tool).cost_vs_optimum;
+      points.push_back(point);
+    }
+  }
+  return points;
+}
+
+std::optional<Flatness> flatness(const std::vector<double>& per_entry) {
+  if (per_entry.size() < 2) return std::nullopt;
+  std::vector<double> sorted = per_entry;
+  std::sort(sorted.begin(), sorted.end());
+  const std::size_t n = sorted.size();
+  Flatness f;
+  f.median = n % 2 == 1 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+  f.lowest = sorted.front() / f.median;
+  f.highest = sorted.back() / f.median;
+  f.flat = f.lowest >= 1.0 - kFlatTolerance && f.highest <= 1.0 + kFlatTolerance;
+  return f;
+}
+
+std::string render_series_presets(const std::vector<CaseResult>& results,
+                                  const std::string& series) {
+  std::string out;
+  for (const std::string& preset : preset_names(results)) {
+    const std::vector<SeriesPoint> points = series_points(results, series, preset);
+    if (points.empty()) continue;
+    const auto line = [](const auto&... cells) {
+      return fmt::format("{:<14} {:>9} {:>10} | {:>8} {:>7} | {:>8} {:>7} | {:>6} {:>6}\n",
+                         cells...);
+    };
+    out += fmt::format("--preset {}:\n", preset);
+    out += line("case", "p", "nnz", "TM s", "ns/nnz", "map s", "ns/nnz", "/eval", "/opt");
+    std::vector<double> nnz;
+    std::vector<double> wall_per_entry;
+    std::vector<double> mapping_per_entry;
+    for (const SeriesPoint& point : points) {
+      const auto e = static_cast<double>(point.entries);
+      out += line(point.case_name, point.processes, point.entries,
+                  fmt::format("{:.3f}", point.wall_seconds),
+                  fmt::format("{:.1f}", 1e9 * point.wall_seconds / e),
+                  fmt::format("{:.3f}", point.mapping_seconds),
+                  fmt::format("{:.1f}", 1e9 * point.mapping_seconds / e),
+                  optional_ratio(point.time_vs_eval), optional_ratio(point.cost_vs_optimum));
+      nnz.push_back(e);
+      wall_per_entry.push_back(point.wall_seconds / e);
+      mapping_per_entry.push_back(point.mapping_seconds / e);
+    }
+    const auto spread = [&](const char* what, const std::vector<double>& per_entry) {
+      const std::optional<Flatness> f = flatness(per_entry);
+      if (!f) return fmt::format("{}: one point", what);
+      return fmt::format("{} per entry {:.2f}x to {:.2f}x its median ({}within +-{:.0f}%)", what,
+                         f->lowest, f->highest, f->flat ? "" : "not ", 100.0 * kFlatTolerance);
+    };
+    const auto exponent = [&](const std::vector<double>& per_entry) {
+      std::vector<double> seconds;
+      for (std::size_t i = 0; i < per_entry.size(); ++i) seconds.push_back(per_entry[i] * nnz[i]);
+      const std::optional<PowerFit> fit = fit_power_law(nnz, seconds);
+      return fit ? fmt::format("~ nnz^{:.3f}", fit->exponent) : std::string("-");
+    };
+    out +=
+        fmt::format("  {}, {}; {}, {}\n", spread("TM s", wall_per_entry), exponent(wall_per_entry),
+                    spread("map s", mapping_per_entry), exponent(mapping_per_entry));
+  }
+  return out;
+}
+
 std::string render_threads(const ThreadsResult& threads) {
   if (!threads.error.empty()) return threads.case_name + ": not run: " + threads.error + "\n";
   std::string out = render_thread_runs(threads.runs);
@@ -749,6 +829,25 @@ nlohmann::json to_json(const RunInfo& info, const std::vector<CaseResult>& resul
                  : nlohmann::json(nullptr);
     };
     out["series"][name] = {{"wall_vs_nnz", fit_json(wall)}, {"mapping_vs_nnz", fit_json(mapping)}};
+    for (const std::string& preset : preset_names(results)) {
+      nlohmann::json points = nlohmann::json::array();
+      std::vector<double> wall_per_entry;
+      for (const SeriesPoint& point : series_points(results, name, preset)) {
+        const auto e = static_cast<double>(point.entries);
+        points.push_back({{"case", point.case_name},
+                          {"processes", point.processes},
+                          {"entries", point.entries},
+                          {"wall_seconds", point.wall_seconds},
+                          {"mapping_seconds", point.mapping_seconds},
+                          {"wall_ns_per_entry", 1e9 * point.wall_seconds / e},
+                          {"mapping_ns_per_entry", 1e9 * point.mapping_seconds / e}});
+        wall_per_entry.push_back(point.wall_seconds / e);
+      }
+      const std::optional<Flatness> f = flatness(wall_per_entry);
+      out["series"][name]["presets"][preset] = {
+          {"points", std::move(points)},
+          {"wall_per_entry_flat", f ? nlohmann::json(f->flat) : nlohmann::json(nullptr)}};
+    }
   }
   if (threads != nullptr) {
     nlohmann::json t{{"case", threads->case_name}, {"repeat", threads->repeat}};

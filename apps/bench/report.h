@@ -167,6 +167,39 @@ std::string render_input_files(const std::vector<CaseResult>& results);
 /// whole command's wall time and of the mapping phase against nnz. "" when the series has no case.
 std::string render_series(const std::vector<CaseResult>& results, const std::string& series);
 
+/// One preset's run on one case of a series.
+struct SeriesPoint {
+  std::string case_name;
+  Index processes = 0;
+  long long entries = 0;
+  double wall_seconds = 0.0;     ///< the whole command (min over --repeat)
+  double mapping_seconds = 0.0;  ///< its mapping phase
+  std::optional<double> time_vs_eval;
+  std::optional<double> cost_vs_optimum;
+};
+
+/// The runs of `preset` on the cases of `series` that it mapped, in case order.
+std::vector<SeriesPoint> series_points(const std::vector<CaseResult>& results,
+                                       const std::string& series, const std::string& preset);
+
+/// How far a series' time per entry strays: "flat" when every point is within kFlatTolerance of
+/// the median (issue 30's goal for the growth series: +-30% from 16k to 10M ranks).
+inline constexpr double kFlatTolerance = 0.3;
+struct Flatness {
+  double median = 0.0;   ///< seconds per entry
+  double lowest = 0.0;   ///< smallest / median
+  double highest = 0.0;  ///< largest / median
+  bool flat = false;
+};
+/// nullopt with fewer than two points.
+std::optional<Flatness> flatness(const std::vector<double>& per_entry);
+
+/// Per preset (--preset), the cases of `series` it mapped: the whole command's time and the
+/// mapping phase per entry, the ratios to eval and to the optimum, then how far the times per
+/// entry stray from their median and the fitted exponents. "" without preset runs.
+std::string render_series_presets(const std::vector<CaseResult>& results,
+                                  const std::string& series);
+
 /// The presets table (--preset): per case and preset the weighted cost, its ratio to the cheaper
 /// of Scotch default and -cq and to the optimum where known (CaseResult::optimum), the whole
 /// command's wall time and its ratio to that Scotch run's, the mapping phase and peak RSS; then
