@@ -604,15 +604,10 @@ std::vector<SeriesPoint> series_points(const std::vector<CaseResult>& results,
     if (c.series != series || !c.error.empty()) continue;
     for (const PresetResult& p : c.presets) {
       if (p.preset != preset || !p.tool.ok()) continue;
-      SeriesPoint point;
-      point.case_name = c.name;
-      point.processes = c.processes;
-      point.entries = c.entries;
-      point.wall_seconds = p.tool.min_wall_seconds;
-      point.mapping_seconds = p.tool.min_mapping_seconds();
-      point.time_vs_eval = preset_ratios(c, p.tool).time_vs_eval;
-      point.cost_vs_optimum = preset_ratios(c, p.tool).cost_vs_optimum;
-      points.push_back(point);
+      const PresetRatios ratios = preset_ratios(c, p.tool);
+      points.push_back(SeriesPoint{c.name, c.processes, c.entries, p.tool.min_wall_seconds,
+                                   p.tool.min_mapping_seconds(), ratios.time_vs_eval,
+                                   ratios.cost_vs_optimum});
     }
   }
   return points;
@@ -644,35 +639,32 @@ std::string render_series_presets(const std::vector<CaseResult>& results,
     out += fmt::format("--preset {}:\n", preset);
     out += line("case", "p", "nnz", "TM s", "ns/nnz", "map s", "ns/nnz", "/eval", "/opt");
     std::vector<double> nnz;
-    std::vector<double> wall_per_entry;
-    std::vector<double> mapping_per_entry;
+    std::vector<double> wall;
+    std::vector<double> mapping;
     for (const SeriesPoint& point : points) {
-      const auto e = static_cast<double>(point.entries);
       out += line(point.case_name, point.processes, point.entries,
                   fmt::format("{:.3f}", point.wall_seconds),
-                  fmt::format("{:.1f}", 1e9 * point.wall_seconds / e),
+                  fmt::format("{:.1f}", 1e9 * point.wall_per_entry()),
                   fmt::format("{:.3f}", point.mapping_seconds),
-                  fmt::format("{:.1f}", 1e9 * point.mapping_seconds / e),
+                  fmt::format("{:.1f}", 1e9 * point.mapping_per_entry()),
                   optional_ratio(point.time_vs_eval), optional_ratio(point.cost_vs_optimum));
-      nnz.push_back(e);
-      wall_per_entry.push_back(point.wall_seconds / e);
-      mapping_per_entry.push_back(point.mapping_seconds / e);
+      nnz.push_back(static_cast<double>(point.entries));
+      wall.push_back(point.wall_seconds);
+      mapping.push_back(point.mapping_seconds);
     }
-    const auto spread = [&](const char* what, const std::vector<double>& per_entry) {
+    // "TM s per entry 0.73x to 1.93x its median (not within +-30%), ~ nnz^0.877"
+    const auto summary = [&](const char* what, const std::vector<double>& seconds) {
+      std::vector<double> per_entry;
+      for (std::size_t i = 0; i < seconds.size(); ++i) per_entry.push_back(seconds[i] / nnz[i]);
       const std::optional<Flatness> f = flatness(per_entry);
-      if (!f) return fmt::format("{}: one point", what);
-      return fmt::format("{} per entry {:.2f}x to {:.2f}x its median ({}within +-{:.0f}%)", what,
-                         f->lowest, f->highest, f->flat ? "" : "not ", 100.0 * kFlatTolerance);
-    };
-    const auto exponent = [&](const std::vector<double>& per_entry) {
-      std::vector<double> seconds;
-      for (std::size_t i = 0; i < per_entry.size(); ++i) seconds.push_back(per_entry[i] * nnz[i]);
+      const std::string spread =
+          f ? fmt::format("{} per entry {:.2f}x to {:.2f}x its median ({}within +-{:.0f}%)", what,
+                          f->lowest, f->highest, f->flat ? "" : "not ", 100.0 * kFlatTolerance)
+            : fmt::format("{}: one point", what);
       const std::optional<PowerFit> fit = fit_power_law(nnz, seconds);
-      return fit ? fmt::format("~ nnz^{:.3f}", fit->exponent) : std::string("-");
+      return spread + ", " + (fit ? fmt::format("~ nnz^{:.3f}", fit->exponent) : "-");
     };
-    out +=
-        fmt::format("  {}, {}; {}, {}\n", spread("TM s", wall_per_entry), exponent(wall_per_entry),
-                    spread("map s", mapping_per_entry), exponent(mapping_per_entry));
+    out += fmt::format("  {}; {}\n", summary("TM s", wall), summary("map s", mapping));
   }
   return out;
 }
@@ -833,15 +825,14 @@ nlohmann::json to_json(const RunInfo& info, const std::vector<CaseResult>& resul
       nlohmann::json points = nlohmann::json::array();
       std::vector<double> wall_per_entry;
       for (const SeriesPoint& point : series_points(results, name, preset)) {
-        const auto e = static_cast<double>(point.entries);
         points.push_back({{"case", point.case_name},
                           {"processes", point.processes},
                           {"entries", point.entries},
                           {"wall_seconds", point.wall_seconds},
                           {"mapping_seconds", point.mapping_seconds},
-                          {"wall_ns_per_entry", 1e9 * point.wall_seconds / e},
-                          {"mapping_ns_per_entry", 1e9 * point.mapping_seconds / e}});
-        wall_per_entry.push_back(point.wall_seconds / e);
+                          {"wall_ns_per_entry", 1e9 * point.wall_per_entry()},
+                          {"mapping_ns_per_entry", 1e9 * point.mapping_per_entry()}});
+        wall_per_entry.push_back(point.wall_per_entry());
       }
       const std::optional<Flatness> f = flatness(wall_per_entry);
       out["series"][name]["presets"][preset] = {

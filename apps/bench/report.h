@@ -176,6 +176,13 @@ struct SeriesPoint {
   double mapping_seconds = 0.0;  ///< its mapping phase
   std::optional<double> time_vs_eval;
   std::optional<double> cost_vs_optimum;
+
+  [[nodiscard]] double wall_per_entry() const {
+    return wall_seconds / static_cast<double>(entries);
+  }
+  [[nodiscard]] double mapping_per_entry() const {
+    return mapping_seconds / static_cast<double>(entries);
+  }
 };
 
 /// The runs of `preset` on the cases of `series` that it mapped, in case order.
