@@ -100,6 +100,11 @@ int run_geometric(const GenerateOptions& options, io::MatrixFormat format,
   spec.points = options.points;
   spec.degree = options.degree;
   spec.hotspots = options.hotspots;
+  spec.dimensions = options.dimensions;
+  spec.layout = options.layout == "clustered" ? PointLayout::kClustered : PointLayout::kUniform;
+  spec.neighbours =
+      options.neighbours == "nearest" ? NeighbourRule::kNearest : NeighbourRule::kRadius;
+  spec.degree_exponent = options.degree_exponent;
   spec.seed = options.seed;
   if (spec.points < spec.ranks) {
     throw io::InputError("--points", fmt::format("{} points cannot make {} parts (--ranks)",
@@ -107,6 +112,18 @@ int run_geometric(const GenerateOptions& options, io::MatrixFormat format,
   }
   if (!(spec.degree > 0.0) || !std::isfinite(spec.degree)) {
     throw io::InputError("--degree", fmt::format("{} is not a finite value > 0", spec.degree));
+  }
+  if (spec.neighbours == NeighbourRule::kNearest &&
+      (std::lround(spec.degree) < 1 || std::lround(spec.degree) >= spec.points)) {
+    throw io::InputError("--degree", fmt::format("nearest: k = {} must be in [1, points)",
+                                                 std::lround(spec.degree)));
+  }
+  if (spec.degree_exponent != 0.0 &&
+      (!(spec.degree_exponent > 2.0) || !std::isfinite(spec.degree_exponent) ||
+       spec.neighbours != NeighbourRule::kRadius)) {
+    throw io::InputError(
+        "--degree-exponent",
+        fmt::format("{} is not a finite value > 2 with --neighbours radius", spec.degree_exponent));
   }
   progress.step("drawing the points and cutting them into parts", -1.0);
   const CommGraph graph = make_geometric_pattern(spec);
@@ -205,6 +222,25 @@ CLI::App* add_generate_command(CLI::App& app, GenerateOptions& options) {
       ->add_option("--hotspots", options.hotspots,
                    "geometric: regions of 20x work, where parts are small (0 = uniform)")
       ->check(at_least(0))
+      ->capture_default_str();
+  generate->add_option("--dimensions", options.dimensions, "geometric: 2 (square) or 3 (cube)")
+      ->check(CLI::IsMember({2, 3}))
+      ->capture_default_str();
+  generate
+      ->add_option("--layout", options.layout,
+                   "geometric: uniform points, or clustered (70% in 24 Gaussian towns)")
+      ->check(CLI::IsMember({"uniform", "clustered"}))
+      ->capture_default_str();
+  generate
+      ->add_option("--neighbours", options.neighbours,
+                   "geometric: radius (closer than r, --degree expected neighbours) or nearest "
+                   "(each point to its --degree nearest)")
+      ->check(CLI::IsMember({"radius", "nearest"}))
+      ->capture_default_str();
+  generate
+      ->add_option("--degree-exponent", options.degree_exponent,
+                   "geometric, radius: > 2 gives power-law degrees of this exponent (points "
+                   "weighted, reach scaled by both weights); 0 = none")
       ->capture_default_str();
   generate->add_option("--grid", options.grid,
                        "stencil: the box of processes, NXxNYxNZ (e.g. 128x128x64)");

@@ -24,6 +24,10 @@ struct GenerateOptions {
   int points = 1 << 20;
   double degree = 8.0;
   int hotspots = 8;
+  int dimensions = 2;
+  std::string layout = "uniform";     ///< uniform | clustered
+  std::string neighbours = "radius";  ///< radius | nearest
+  double degree_exponent = 0.0;       ///< > 2: power-law degrees (radius only)
   // stencil: see treematch::StencilSpec
   std::string grid;                                  ///< NXxNYxNZ
   std::vector<double> weights{1000.0, 100.0, 10.0};  ///< face, edge, corner

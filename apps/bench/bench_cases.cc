@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "apps/bench/corpus_cases.h"
 #include "io/matrix_reader.h"
 #include "io/topology_reader.h"
 
@@ -112,6 +113,7 @@ std::vector<CaseSpec> all_cases() {
   dense.topology_source = TopologySource::kInline;
   dense.topology = "group:128 group:16 pack:2 core:4 pu:1";
   cases.push_back(dense);
+  for (CaseSpec& spec : corpus_cases()) cases.push_back(std::move(spec));
   return cases;
 }
 
@@ -126,6 +128,13 @@ Selection select_cases(const std::vector<CaseSpec>& catalogue,
   for (const std::string& name : names) {
     if (name == kThreadsStep) {
       selection.threads = true;
+      continue;
+    }
+    if (name == kCorpusSelection || name == kCorpusQuickSelection) {
+      const bool quick = name == kCorpusQuickSelection;
+      for (const CaseSpec& spec : catalogue) {
+        if (quick ? spec.in_corpus_quick : spec.in_corpus) add(spec);
+      }
       continue;
     }
     if (name == kDefaultSelection) {
@@ -158,18 +167,24 @@ LoadedCase load_case(const CaseSpec& spec, const std::string& data_dir, std::uin
       StencilSpec stencil = spec.stencil;
       stencil.seed = seed;
       loaded.graph = make_stencil_27(stencil);
-      loaded.matrix_origin = fmt::format("27-point stencil {}x{}x{}, ranks shuffled with seed {}",
-                                         stencil.nx, stencil.ny, stencil.nz, seed);
+      loaded.matrix_origin =
+          stencil.shuffled ? fmt::format("27-point stencil {}x{}x{}, ranks shuffled with seed {}",
+                                         stencil.nx, stencil.ny, stencil.nz, seed)
+                           : fmt::format("27-point stencil {}x{}x{}, ranks in the grid's order",
+                                         stencil.nx, stencil.ny, stencil.nz);
       break;
     }
     case MatrixSource::kGeometric: {
       GeometricPatternSpec geometric = spec.geometric;
       geometric.seed = seed;
       loaded.graph = make_geometric_pattern(geometric);
-      loaded.matrix_origin = fmt::format(
-          "geometric: {} parts of a {}-point random geometric graph (degree {}, {} hotspots), "
-          "ranks shuffled, seed {}",
-          geometric.ranks, geometric.points, geometric.degree, geometric.hotspots, seed);
+      loaded.matrix_origin =
+          spec.description.empty()
+              ? fmt::format(
+                    "geometric: {} parts of a {}-point random geometric graph (degree {}, "
+                    "{} hotspots), ranks shuffled, seed {}",
+                    geometric.ranks, geometric.points, geometric.degree, geometric.hotspots, seed)
+              : fmt::format("{}, seed {}", spec.description, seed);
       break;
     }
     case MatrixSource::kHierarchical:

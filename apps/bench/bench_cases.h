@@ -52,6 +52,10 @@ struct CaseSpec {
   /// In `series` (summarised with it when run) but selected only by its own name (S4: 10 GB and
   /// half an hour).
   bool only_by_name = false;
+  /// Part of the quality corpus (corpus_cases.h), and of its quick subset.
+  bool in_corpus = false;
+  bool in_corpus_quick = false;
+  std::string description;  ///< what the case stands for (the corpus lists it)
 };
 
 /// A case read and ready to run.
@@ -81,6 +85,10 @@ inline constexpr const char* kThreadsStep = "threads";
 inline constexpr const char* kThreadsCase = "S2";
 /// What --scale stands for.
 inline constexpr const char* kScaleSelection = "S2,S3,D1,growth,threads";
+
+/// The --cases names of the quality corpus and of its quick subset (the CI's regression guard).
+inline constexpr const char* kCorpusSelection = "corpus";
+inline constexpr const char* kCorpusQuickSelection = "corpus-quick";
 
 /// The --cases name of the default set.
 inline constexpr const char* kDefaultSelection = "default";

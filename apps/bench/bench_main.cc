@@ -22,6 +22,8 @@
 
 #include "apps/bench/bench_cases.h"
 #include "apps/bench/bench_runner.h"
+#include "apps/bench/cost_baseline.h"
+#include "apps/bench/peers_table.h"
 #include "apps/bench/report.h"
 #include "apps/bench/spawner.h"
 #include "kernels/utility.h"
@@ -199,6 +201,27 @@ int main(int argc, char** argv) {
   app.add_flag("--unit-costs", options.unit_costs,
                "every link costs 1, for treematch and Scotch alike (both then optimise hop-bytes; "
                "the weighted and hop-bytes tables agree)");
+  std::string viem_path;
+  app.add_option("--viem", viem_path,
+                 "VieM's `viem` executable: also map every case whose p equals its cores with VieM "
+                 "strong (default: not run)");
+  app.add_option("--viem-max-p", options.viem_max_processes,
+                 "largest p for which VieM runs (it holds a p x p matrix of distances)")
+      ->capture_default_str();
+  app.add_flag("--presets-only", options.presets_only,
+               "run only the --preset mappings (no --refine / --no-refine runs, no Scotch, no "
+               "eval, no MPIPP baseline): the regression guard's run");
+  std::string baseline_path;
+  std::string write_baseline_path;
+  app.add_option("--baseline", baseline_path,
+                 "regression guard: exit 3 naming every instance whose preset cost rose above "
+                 "this file's (fast by more than 0.5%, default and strong by more than 0.01%)");
+  bool same_mappings = false;
+  app.add_flag("--same-mappings", same_mappings,
+               "with --baseline: also fail where a mapping differs from the baseline's (its "
+               "digest), e.g. against a baseline written at another --threads");
+  app.add_option("--write-baseline", write_baseline_path,
+                 "write every preset cost of this run to this file (the new baseline)");
   app.add_option("--json", json_path, "also write every figure to this JSON file");
   app.add_flag("--keep-temp", keep_temp, "keep the folder of generated inputs and outputs");
   CLI11_PARSE(app, argc, argv);
@@ -213,16 +236,35 @@ int main(int argc, char** argv) {
     }
   }
 
+  if ((!baseline_path.empty() || !write_baseline_path.empty()) && options.presets.empty()) {
+    std::cerr << "treematch-bench: error: --baseline and --write-baseline need --preset\n";
+    return 2;
+  }
+  std::vector<BaselineCost> baseline;
+  if (!baseline_path.empty()) {
+    try {
+      baseline = read_cost_baseline(baseline_path);
+    } catch (const std::exception& e) {
+      std::cerr << "treematch-bench: error: --baseline: " << e.what() << '\n';
+      return 2;
+    }
+  }
+
   const std::vector<CaseSpec> catalogue = all_cases();
   if (list) {
     for (const CaseSpec& c : catalogue) {
       std::cout << c.name << (c.in_default ? "" : "  (not in the default set)")
                 << (c.series.empty() ? "" : "  (series " + c.series + ")")
-                << (c.only_by_name ? "  (selected by its name only)" : "") << '\n';
+                << (c.only_by_name ? "  (selected by its name only)" : "")
+                << (c.in_corpus_quick ? "  (corpus, corpus-quick)"
+                                      : (c.in_corpus ? "  (corpus)" : ""))
+                << (c.description.empty() ? "" : ": " + c.description) << '\n';
     }
     std::cout << kThreadsStep << "  (" << kThreadsCase
               << " mapped with --threads 1 and 2; not in the default set)\n"
               << "--scale = " << kScaleSelection << '\n';
+    std::cout << kCorpusSelection << ", " << kCorpusQuickSelection
+              << ": the quality corpus and its quick subset\n";
     return 0;
   }
   Selection selection;
@@ -253,6 +295,13 @@ int main(int argc, char** argv) {
     std::cerr << "treematch-bench: error: --treematch " << options.treematch
               << " is not an executable file\n";
     return 2;
+  }
+  if (!viem_path.empty()) {
+    options.viem = find_in_path(viem_path);
+    if (options.viem.empty()) {
+      std::cerr << "treematch-bench: error: --viem " << viem_path << " is not an executable file\n";
+      return 2;
+    }
   }
   if (!scotch_path.empty() && options.scotch.empty()) {
     std::cerr << "treematch-bench: error: --scotch " << scotch_path
@@ -388,10 +437,26 @@ int main(int argc, char** argv) {
           options.repeat);
       std::cout << presets;
     }
+    const std::string peers = render_peers(results);
+    if (!peers.empty() && (!options.viem.empty() || !options.scotch.empty()) &&
+        !options.presets_only) {
+      std::cout << "\nPeers (weighted cost; best = the cheapest peer run with one process per "
+                   "core; P/b = preset cost / best; s/VieM = preset time / VieM strong's, whole "
+                   "commands):\n"
+                << peers;
+    }
     std::cout << fmt::format("\ntotal {:.1f} s; benchmark process peak RSS {:.1f} MiB\n",
                              info.total_seconds, info.bench_peak_rss_mib)
               << std::flush;
 
+    if (!write_baseline_path.empty()) {
+      write_cost_baseline(write_baseline_path, results,
+                          fmt::format("treematch-bench preset costs (weighted), seed {}, --cases "
+                                      "{}\nwritten by treematch-bench --write-baseline; the "
+                                      "regression guard reads it with --baseline",
+                                      options.seed, cases_text));
+      std::cerr << "treematch-bench: wrote the baseline " << write_baseline_path << '\n';
+    }
     if (!json_path.empty()) {
       std::ofstream out(json_path);
       out << to_json(info, results, threads ? &*threads : nullptr).dump(2) << '\n';
@@ -399,6 +464,16 @@ int main(int argc, char** argv) {
         std::cerr << "treematch-bench: error: cannot write " << json_path << '\n';
         return 1;
       }
+    }
+    if (!baseline_path.empty()) {
+      const std::vector<std::string> problems =
+          check_cost_baseline(baseline, results, same_mappings);
+      for (const std::string& problem : problems) std::cout << "REGRESSION " << problem << '\n';
+      std::cout << fmt::format(
+          "regression guard: {} problem(s) in {} preset costs against {}: {}\n", problems.size(),
+          results.size() * options.presets.size(), baseline_path,
+          problems.empty() ? "pass" : "FAIL");
+      if (!problems.empty()) return 3;
     }
   } catch (const std::exception& e) {
     std::cerr << "treematch-bench: error: " << e.what() << '\n';

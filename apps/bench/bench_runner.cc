@@ -1,5 +1,6 @@
 // One benchmark case end to end: files, subprocess runs, mapping read-back, costs and baselines.
 #include "apps/bench/bench_runner.h"
+#include "apps/bench/cost_baseline.h"
 
 #include <algorithm>
 #include <chrono>
@@ -13,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/bench/graph_files.h"
+#include "apps/bench/viem_files.h"
 #include "io/mapping_writer.h"
 #include "io/matrix_hdf5_writer.h"
 #include "io/matrix_reader.h"
@@ -238,20 +240,86 @@ std::string write_treematch_input(const CaseSpec& spec, const LoadedCase& loaded
   throw std::logic_error("unknown MatrixFile");
 }
 
+/// The most entries of a dense generated matrix written as a text graph for a peer by default.
+constexpr long long kDenseTextEntries = 1LL << 22;
+
 /// Why Scotch does not run on this case, or "" when it does.
 std::string scotch_skip_reason(const LoadedCase& loaded, const BenchOptions& options) {
+  if (options.presets_only) return "n/a: --presets-only";
   if (options.scotch.empty()) return "n/a: scotch_gmap not found";
   if (loaded.processes > options.scotch_max_processes) {
     return fmt::format("n/a: p = {} > --scotch-max-p {}", loaded.processes,
                        options.scotch_max_processes);
   }
-  if (loaded.dense && !options.scotch_dense) {
+  // A dense matrix of a few million entries makes a text graph of some 50 MB: still run it.
+  if (loaded.dense && !options.scotch_dense && loaded.entries > kDenseTextEntries) {
     return fmt::format(
         "n/a: dense {}^2 graph ({} arcs) too large for a Scotch text graph (--scotch-dense runs "
         "it)",
         loaded.processes, loaded.entries);
   }
   return "";
+}
+
+/// Why VieM does not run on this case, or "" when it does.
+std::string viem_skip_reason(const LoadedCase& loaded, const BenchOptions& options) {
+  if (options.presets_only) return "n/a: --presets-only";
+  if (options.viem.empty()) return "n/a: no --viem";
+  if (loaded.processes != loaded.topology.leaf_count())
+    return "n/a: VieM maps only as many processes as cores";
+  // VieM holds a dense p x p matrix of distances (4 bytes each).
+  if (loaded.processes > options.viem_max_processes) {
+    return fmt::format("n/a: p = {} > --viem-max-p {}", loaded.processes,
+                       options.viem_max_processes);
+  }
+  if (loaded.dense && loaded.entries > kDenseTextEntries)
+    return "n/a: dense matrix too large for a text graph";
+  return "";
+}
+
+/// VieM (strong) on the case's graph and machine, its permutation read back; nullopt (and
+/// tool.failure) when it does not run or fails.
+std::optional<Mapping> run_viem(const LoadedCase& loaded, const BenchOptions& options,
+                                const std::string& matrix_file, const fs::path& dir,
+                                Spawner& spawner, ToolResult& tool, std::ostream& progress) {
+  std::string why = viem_skip_reason(loaded, options);
+  const std::optional<ViemMachine> machine =
+      why.empty() ? viem_machine(loaded.topology, why) : std::nullopt;
+  if (!machine) {
+    tool.failure = why;
+    progress << "  viem: " << why << std::endl;
+    return std::nullopt;
+  }
+  const fs::path graph_file = dir / "viem.graph";
+  const fs::path output = dir / "viem.perm";
+  try {
+    const ViemWeights weights =
+        loaded.graph
+            ? write_viem_graph(graph_file.string(), *loaded.graph, machine->largest_distance)
+            : write_viem_graph(graph_file.string(), io::read_matrix(matrix_file),
+                               machine->largest_distance);
+    tool.note = weights.exact ? "" : fmt::format("weights scaled by {:.3g}", weights.scale);
+  } catch (const std::exception& e) {
+    tool.failure = std::string("cannot write VieM's graph: ") + e.what();
+    return std::nullopt;
+  }
+  const std::vector<std::string> argv{options.viem,
+                                      graph_file.string(),
+                                      "--hierarchy_parameter_string=" + machine->hierarchy,
+                                      "--distance_parameter_string=" + machine->distances,
+                                      "--preconfiguration_mapping=strong",
+                                      "--output_filename=" + output.string()};
+  std::optional<Mapping> mapping;
+  run_repeated(spawner, argv, output, dir / "viem", options.repeat, options.timeout_seconds, tool,
+               [&](const std::string&) {
+                 if (!mapping) mapping = read_viem_mapping(output.string(), loaded.processes);
+               });
+  if (!tool.failure.empty()) mapping.reset();
+  progress << (tool.ok() ? fmt::format("  viem strong: {:.3f} s, {:.1f} MiB", tool.min_wall_seconds,
+                                       tool.max_rss_mib)
+                         : "  viem FAILED: " + tool.failure)
+           << std::endl;
+  return mapping;
 }
 
 void add_baseline(CaseResult& result, const std::string& name, const CommGraph& graph,
@@ -276,6 +344,7 @@ struct ToolMappings {
   std::optional<ScotchMapping> scotch;
   std::optional<ScotchMapping> scotch_cq;
   std::optional<ScotchMapping> scotch_b0;
+  std::optional<Mapping> viem;
   std::vector<std::optional<Mapping>> presets;  ///< as CaseResult::presets
 };
 
@@ -300,6 +369,7 @@ void cost_everything(CaseResult& result, const CommGraph& graph, const Topology&
   if (mappings.scotch) cost_tool(result.scotch, graph, topology, mappings.scotch->mapping);
   if (mappings.scotch_cq) cost_tool(result.scotch_cq, graph, topology, mappings.scotch_cq->mapping);
   if (mappings.scotch_b0) cost_tool(result.scotch_b0, graph, topology, mappings.scotch_b0->mapping);
+  if (mappings.viem) cost_tool(result.viem, graph, topology, *mappings.viem);
   for (std::size_t i = 0; i < mappings.presets.size(); ++i) {
     if (mappings.presets[i])
       cost_tool(result.presets[i].tool, graph, topology, *mappings.presets[i]);
@@ -325,15 +395,17 @@ void cost_everything(CaseResult& result, const CommGraph& graph, const Topology&
                [&] { return round_robin_mapping(p, topology, slots); });
   add_baseline(result, "random", graph, topology,
                [&] { return random_mapping(p, slots, options.seed); });
-  if (p <= options.mpipp_max_processes) {
+  if (p <= options.mpipp_max_processes && !options.presets_only) {
     add_baseline(result, "MPIPP.5", graph, topology,
                  [&] { return mpipp_mapping(graph, topology, slots, /*starts=*/5, options.seed); });
   } else {
-    result.baselines.push_back(
-        BaselineResult{"MPIPP.5",
-                       {},
-                       0.0,
-                       fmt::format("p = {} > {} (--mpipp-max-p)", p, options.mpipp_max_processes)});
+    result.baselines.push_back(BaselineResult{
+        "MPIPP.5",
+        {},
+        0.0,
+        options.presets_only
+            ? std::string("--presets-only")
+            : fmt::format("p = {} > {} (--mpipp-max-p)", p, options.mpipp_max_processes)});
   }
   if (planted) add_baseline(result, "planted", graph, topology, [&] { return *planted; });
 }
@@ -420,8 +492,12 @@ CaseResult run_case(const CaseSpec& spec, const BenchOptions& options, const fs:
     }
     return mapping;
   };
-  mappings.treematch = run_tm(result.treematch, "treematch", {"--refine"});
-  mappings.treematch_plain = run_tm(result.treematch_plain, "treematch-plain", {"--no-refine"});
+  if (options.presets_only) {
+    result.treematch.failure = result.treematch_plain.failure = "n/a: --presets-only";
+  } else {
+    mappings.treematch = run_tm(result.treematch, "treematch", {"--refine"});
+    mappings.treematch_plain = run_tm(result.treematch_plain, "treematch-plain", {"--no-refine"});
+  }
 
   // Scotch's static mapping onto the tleaf of the same shape and link costs.
   const auto run_scotch = [&](ToolResult& sc, const char* name,
@@ -470,11 +546,15 @@ CaseResult run_case(const CaseSpec& spec, const BenchOptions& options, const fs:
     mappings.scotch_b0 = run_scotch(result.scotch_b0, "scotch-b0", args);
   }
 
+  mappings.viem = run_viem(*loaded, options, matrix_file, dir, spawner, result.viem, progress);
+
   // Each preset as a user runs it: `treematch map --preset P`, nothing else changed.
   for (const std::string& preset : options.presets) {
-    result.presets.push_back(PresetResult{preset, {}});
+    result.presets.push_back(PresetResult{preset, {}, {}});
     mappings.presets.push_back(
         run_tm(result.presets.back().tool, "treematch-preset-" + preset, {"--preset", preset}));
+    if (mappings.presets.back())
+      result.presets.back().mapping_digest = mapping_digest(mappings.presets.back()->leaf_of_rank);
   }
 
   // The floor of a mapping's time: `treematch eval` reads the same file and costs a mapping,

@@ -33,6 +33,12 @@ struct BenchOptions {
   /// Also run `treematch map --preset P` for each (fast, default, strong; checked by the caller),
   /// and cost the nested block optimum of the stencil cases; empty = neither.
   std::vector<std::string> presets;
+  /// Only the presets (and the costs): no --refine / --no-refine runs, no Scotch, no eval; what
+  /// the regression guard needs.
+  bool presets_only = false;
+  std::string viem;  ///< path of VieM's `viem`; empty = not run (n/a)
+  Index viem_max_processes =
+      8192;  ///< VieM runs only up to this many processes (its time grows as p^2)
 };
 
 /// Sets up the case in `work_dir` (a folder of its own is made there), runs `treematch map

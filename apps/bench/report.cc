@@ -689,6 +689,7 @@ nlohmann::json tool_json(const ToolResult& t) {
   nlohmann::json j{{"attempted", t.attempted}, {"ok", t.ok()}};
   if (!t.attempted || !t.ok()) j["failure"] = t.failure;
   if (!t.attempted) return j;
+  if (!t.note.empty()) j["note"] = t.note;
   j["command"] = t.command;
   j["wall_seconds"] = t.wall_seconds;
   j["min_wall_seconds"] = t.min_wall_seconds;
@@ -755,6 +756,7 @@ nlohmann::json to_json(const RunInfo& info, const std::vector<CaseResult>& resul
       j["scotch"] = tool_json(c.scotch);
       j["scotch_cq"] = tool_json(c.scotch_cq);
       j["scotch_cq_b0"] = tool_json(c.scotch_b0);
+      j["viem_strong"] = tool_json(c.viem);
       nlohmann::json baselines = nlohmann::json::object();
       for (const BaselineResult& b : c.baselines) {
         baselines[b.name] =
@@ -780,6 +782,7 @@ nlohmann::json to_json(const RunInfo& info, const std::vector<CaseResult>& resul
           r["time_vs_scotch"] = optional_json(ratios.time_vs_scotch);
           r["cost_vs_optimum"] = optional_json(ratios.cost_vs_optimum);
           r["time_vs_eval"] = optional_json(ratios.time_vs_eval);
+          if (!p.mapping_digest.empty()) r["mapping_digest"] = p.mapping_digest;
           presets[p.preset] = std::move(r);
         }
         j["presets"] = std::move(presets);

@@ -27,11 +27,12 @@ struct ToolResult {
   double min_wall_seconds = 0.0;
   double max_rss_mib = 0.0;  ///< the largest peak RSS over the runs
   MappingCost cost;
-  Index max_load = 0;                ///< most processes on one leaf
-  Index overloaded_leaves = 0;       ///< leaves holding more than one process
-  bool varied = false;               ///< the runs did not all print the same mapping
-  std::string command;               ///< the command line of a run, for the record
-  std::string log_tail;              ///< the end of the command's stderr
+  Index max_load = 0;           ///< most processes on one leaf
+  Index overloaded_leaves = 0;  ///< leaves holding more than one process
+  bool varied = false;          ///< the runs did not all print the same mapping
+  std::string command;          ///< the command line of a run, for the record
+  std::string log_tail;         ///< the end of the command's stderr
+  std::string note;  ///< how the input was adapted for the tool (VieM: scaled weights), or ""
   std::vector<PhaseSeconds> phases;  ///< treematch: its own timings, one per run (as wall_seconds)
   double reported_hop_bytes = -1.0;  ///< treematch: the hop-bytes its report gives (< 0: none)
 
@@ -57,6 +58,7 @@ struct BaselineResult {
 struct PresetResult {
   std::string preset;  ///< fast, default or strong
   ToolResult tool;
+  std::string mapping_digest;  ///< mapping_digest of its mapping; empty when it failed
 };
 
 struct CaseResult {
@@ -78,6 +80,7 @@ struct CaseResult {
   ToolResult scotch;           ///< scotch_gmap (the run's --scotch-args)
   ToolResult scotch_cq;        ///< scotch_gmap ... -cq (not attempted with --no-scotch-cq)
   ToolResult scotch_b0;        ///< scotch_gmap ... -cq -b0: one process per core (--no-scotch-b0)
+  ToolResult viem;             ///< VieM strong (--viem), on full trees of p cores
   std::vector<BaselineResult> baselines;  ///< packed, round-robin, random, MPIPP.5
   std::vector<PresetResult> presets;      ///< one per --preset, in the order given; none without
   /// With --preset: `treematch eval` of treematch's input file and its mapping, one read of the

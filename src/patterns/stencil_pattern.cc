@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -12,6 +13,14 @@
 
 namespace treematch {
 namespace {
+
+/// The rank each cell runs as: seeded_permutation, or the identity when not shuffled.
+std::vector<Index> cell_ranks(Index cells, const StencilSpec& spec) {
+  if (spec.shuffled) return seeded_permutation(cells, spec.seed);
+  std::vector<Index> identity(kernels::at(cells));
+  std::iota(identity.begin(), identity.end(), 0);
+  return identity;
+}
 
 /// The number of cells, checked as make_stencil_27 documents; `who` names the caller.
 Index cell_count(const StencilSpec& spec, const char* who) {
@@ -33,7 +42,7 @@ std::string box_text(const CellBox& box) {
 
 CommGraph make_stencil_27(const StencilSpec& spec) {
   const Index cells = cell_count(spec, "make_stencil_27");
-  const std::vector<Index> rank_of_cell = seeded_permutation(cells, spec.seed);
+  const std::vector<Index> rank_of_cell = cell_ranks(cells, spec);
   std::vector<Index> cell_of_rank(static_cast<std::size_t>(cells));
   for (Index c = 0; c < cells; ++c)
     cell_of_rank[static_cast<std::size_t>(rank_of_cell[static_cast<std::size_t>(c)])] = c;
@@ -105,7 +114,7 @@ std::vector<Index> nested_block_arities(const StencilSpec& spec,
 Mapping nested_block_mapping(const StencilSpec& spec, const std::vector<CellBox>& boxes) {
   const Index cells = cell_count(spec, "nested_block_mapping");
   (void)nested_block_arities(spec, boxes);
-  const std::vector<Index> rank_of_cell = seeded_permutation(cells, spec.seed);
+  const std::vector<Index> rank_of_cell = cell_ranks(cells, spec);
   Mapping mapping;
   mapping.leaf_of_rank.resize(static_cast<std::size_t>(cells));
   for (Index z = 0; z < spec.nz; ++z) {

@@ -22,6 +22,7 @@ struct StencilSpec {
   Weight edge = 100.0;
   Weight corner = 10.0;
   std::uint64_t seed = 1;  ///< of the rank permutation
+  bool shuffled = true;    ///< false: cell i runs as rank i (the grid's natural order)
 };
 
 /// The stencil's symmetric communication graph. Cell (x, y, z) has grid index x + nx * (y + ny * z)

@@ -44,7 +44,7 @@ CaseResult mapped(const std::string& name, long long entries, double seconds) {
   c.series = "growth";
   c.processes = static_cast<Index>(entries / 26);
   c.entries = entries;
-  PresetResult fast{"fast", {}};
+  PresetResult fast{"fast", {}, {}};
   fast.tool.attempted = true;
   fast.tool.wall_seconds = {seconds};
   fast.tool.min_wall_seconds = seconds;

@@ -36,5 +36,33 @@ TEST(GeometricPattern, IsSymmetricConnectedAndDeterministic) {
   EXPECT_THROW((void)make_geometric_pattern(spec), std::invalid_argument);
 }
 
+/// Every family of the corpus: a symmetric graph with an entry in every row, deterministic.
+TEST(GeometricPattern, EveryFamilyGivesASymmetricGraph) {
+  GeometricPatternSpec knn3d;
+  knn3d.dimensions = 3;
+  knn3d.neighbours = NeighbourRule::kNearest;
+  knn3d.degree = 10;
+  GeometricPatternSpec roads;
+  roads.layout = PointLayout::kClustered;
+  roads.neighbours = NeighbourRule::kNearest;
+  roads.degree = 3;
+  GeometricPatternSpec scale_free;
+  scale_free.degree_exponent = 2.5;
+  for (GeometricPatternSpec spec : {knn3d, roads, scale_free}) {
+    spec.ranks = 64;
+    spec.points = 8000;
+    const CommGraph graph = make_geometric_pattern(spec);
+    ASSERT_EQ(graph.size(), 64);
+    EXPECT_FALSE(graph.was_symmetrised());  // both directions given, equal
+    const kernels::CsrView m = graph.view();
+    for (Index v = 0; v < m.n; ++v)
+      EXPECT_GT(m.row_end(v) - m.row_begin(v), 0) << "part " << v << " has no neighbour";
+    const CommGraph again = make_geometric_pattern(spec);
+    EXPECT_TRUE(std::equal(m.weights.begin(), m.weights.end(), again.view().weights.begin()));
+  }
+  scale_free.degree_exponent = 1.5;
+  EXPECT_THROW((void)make_geometric_pattern(scale_free), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace treematch
