@@ -1,6 +1,5 @@
 // One benchmark case end to end: files, subprocess runs, mapping read-back, costs and baselines.
 #include "apps/bench/bench_runner.h"
-#include "apps/bench/cost_baseline.h"
 
 #include <algorithm>
 #include <chrono>
@@ -13,6 +12,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "apps/bench/cost_baseline.h"
 #include "apps/bench/graph_files.h"
 #include "apps/bench/viem_files.h"
 #include "io/mapping_writer.h"

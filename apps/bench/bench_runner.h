@@ -37,8 +37,8 @@ struct BenchOptions {
   /// the regression guard needs.
   bool presets_only = false;
   std::string viem;  ///< path of VieM's `viem`; empty = not run (n/a)
-  Index viem_max_processes =
-      8192;  ///< VieM runs only up to this many processes (its time grows as p^2)
+  /// VieM runs only up to this many processes (its time grows about as p^2).
+  Index viem_max_processes = 8192;
 };
 
 /// Sets up the case in `work_dir` (a folder of its own is made there), runs `treematch map
@@ -51,7 +51,10 @@ struct BenchOptions {
 /// nested block optimum of a stencil case that fits, nested_block_optimum). A case whose matrix is
 /// not held (D1) is read back with io::read_matrix for the costs, after the commands ran, and freed
 /// on return. Scotch is skipped (n/a with the reason) above options.scotch_max_processes and,
-/// unless options.scotch_dense, for dense generated matrices. Never throws for a problem of the
+/// unless options.scotch_dense, for dense generated matrices of more than 2^22 entries. VieM strong
+/// runs after Scotch with options.viem, where p equals the cores, up to
+/// options.viem_max_processes. With options.presets_only only the presets run (no --refine /
+/// --no-refine, Scotch, VieM, eval or MPIPP). Never throws for a problem of the
 /// case itself: a case that cannot be set up has CaseResult::error set, a mapper that fails has its
 /// ToolResult::failure set. Progress goes to `progress`.
 CaseResult run_case(const CaseSpec& spec, const BenchOptions& options,

@@ -17,16 +17,15 @@ enum class Distances {
 
 /// The tleaf of `arities` (from the root down) with `distances`.
 std::string tree(std::initializer_list<int> arities, Distances distances) {
+  // The root's level costs most: level L of L (hops), or 10^(L - 1) (decades).
+  int hops = static_cast<int>(arities.size());
+  int decade = 1;
+  for (int i = 1; i < hops; ++i) decade *= 10;
   std::string text = fmt::format("tleaf {}", arities.size());
-  int level = static_cast<int>(arities.size());
   for (const int arity : arities) {
-    const int cost = distances == Distances::kHops ? level : [&] {
-      int c = 1;
-      for (int i = 1; i < level; ++i) c *= 10;
-      return c;
-    }();
-    text += fmt::format(" {} {}", arity, cost);
-    --level;
+    text += fmt::format(" {} {}", arity, distances == Distances::kHops ? hops : decade);
+    --hops;
+    decade /= 10;
   }
   return text;
 }
