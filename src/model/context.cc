@@ -62,7 +62,7 @@ Context preset_context(Preset preset) {
     case Preset::kDefault:
       break;
     case Preset::kStrong:
-      // The default preset's candidates, then more seeds and attempts for the top-down
+      // The default preset's candidates, then more attempts (the same seeds) for the top-down
       // candidates, the walk over the whole tree and the greedy top-down mappings at any size,
       // the walks with costly links first on more processes, a longer refinement.
       ctx.driver.include_default = true;
@@ -70,8 +70,6 @@ Context preset_context(Preset preset) {
       ctx.prioritised.max_processes = 65536;
       ctx.greedy_top_down.max_processes = 65536;
       ctx.greedy_top_down.max_entries = std::int64_t{1} << 20;
-      ctx.multilevel.budget = 400000;
-      ctx.multilevel.max_runs = 16;
       ctx.partition.attempts = 8;
       ctx.partition.fm_stall = 200;
       ctx.partition.agreeing_attempts = 0;  // every attempt, agreeing or not
