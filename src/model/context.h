@@ -79,7 +79,7 @@ struct MultilevelTopDownContext {
   /// ... with budget / entries seeds, the cheapest kept. 400000 and 16, not 75000 and 8: on the
   /// corpus' 38 instances up to 16384 ranks 21 cheaper (up to 5.7%, geometric mean -0.83%) and
   /// none costlier, 10 -> 6 above the best peer, for 2.5x the time on 2 cores (the seeds are
-  /// parallel tasks); G1 3 -> 16 seeds. From 400000 entries on (S1, S2, S3) still one seed.
+  /// parallel tasks); G1 3 -> 16 seeds. Above 200000 entries (S1's 390072, S2, S3) one seed.
   std::int64_t budget = 400000;
   int max_runs = 16;  ///< ... at least 1 and at most this many
   /// ... up to this many matrix entries (it copies the matrix into each node's subgraph and its
