@@ -346,6 +346,8 @@ std::vector<std::string> summary_columns() {
   for (const auto& [prefix, row] : kCostColumns) {
     columns.push_back(std::string(prefix) + "_hop_bytes");
     columns.push_back(std::string(prefix) + "_weighted");
+    columns.push_back(std::string(prefix) + "_predicted_seconds");
+    columns.push_back(std::string(prefix) + "_congestion");
   }
   for (const char* column : {"seconds", "status", "error"}) columns.emplace_back(column);
   return columns;
@@ -377,6 +379,10 @@ json map_pattern(const BatchOptions& options, const Placement& placement,
       if (found == outcome.rows.end()) continue;
       row[std::string(prefix) + "_hop_bytes"] = found->cost.hop_bytes;
       row[std::string(prefix) + "_weighted"] = found->cost.weighted;
+      if (found->links) {
+        row[std::string(prefix) + "_predicted_seconds"] = found->links->predicted_seconds;
+        row[std::string(prefix) + "_congestion"] = found->links->congestion_norm;
+      }
     }
     row["output"] =
         io::render_mapping(outcome.result.mapping, inputs.topology, output, outcome.report);
@@ -400,6 +406,10 @@ json settings_of(const BatchOptions& options, const Placement& placement) {
   return json{{"topology", m.input.topology},
               {"network", m.input.network},
               {"link_costs", m.input.link_costs},
+              {"objective", m.objective},
+              {"link_model", m.input.links.model},
+              {"link_bandwidth", m.input.links.bandwidth},
+              {"link_latency", m.input.links.latency},
               {"metric", m.input.metric},
               {"numbering", m.input.numbering},
               {"cores", m.input.cores},
@@ -615,6 +625,10 @@ CLI::App* add_batch_command(CLI::App& app, BatchOptions& options) {
       ->capture_default_str();
   batch->add_option("--hosts", options.map.hosts, "host names of the machines: a,b,c or a file");
   batch->add_option("--seed", options.map.seed, "seed of the random baseline")
+      ->capture_default_str();
+  batch
+      ->add_option("--objective", options.map.objective,
+                   "sum | congestion: what each mapping is judged by (see treematch map)")
       ->capture_default_str();
   batch->add_flag("--resume", options.resume,
                   "skip the patterns that DIR/summary.json (or, after an interruption, the journal "

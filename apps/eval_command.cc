@@ -6,17 +6,21 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "apps/link_loads_output.h"
 #include "apps/map_command.h"
 #include "io/input_error.h"
 #include "io/mapping_reader.h"
 #include "src/model/cost.h"
+#include "src/model/link_load.h"
 #include "src/model/mapping_check.h"
 
 namespace treematch::apps {
 
 CLI::App* add_eval_command(CLI::App& app, EvalOptions& options) {
   CLI::App* eval =
-      app.add_subcommand("eval", "cost of a mapping: hop-bytes and link-cost-weighted");
+      app.add_subcommand("eval",
+                         "cost of a mapping: hop-bytes, link-cost-weighted, link loads and the "
+                         "predicted communication time");
   add_input_options(*eval, options.input);
   eval->add_option("--mapping", options.mapping,
                    "a mapping as treematch map writes it: perm (line i = core of rank i), "
@@ -40,10 +44,13 @@ int run_eval(const EvalOptions& options) {
   if (!problem.empty()) throw io::InputError(options.mapping, problem);
   const MappingCost cost = evaluate_cost(graph, inputs.topology, mapping);
   const std::vector<double> by_height = traffic_by_height(graph, inputs.topology, mapping);
+  const LinkLoads links = link_loads(graph, inputs.topology, inputs.links, mapping);
   if (options.json) {
     std::cout << nlohmann::json{{"hop_bytes", cost.hop_bytes},
                                 {"weighted", cost.weighted},
-                                {"traffic_by_height", by_height}}
+                                {"traffic_by_height", by_height},
+                                {"link_model", describe(inputs.links)},
+                                {"links", link_loads_json(links, inputs.topology)}}
                      .dump()
               << '\n';
     return 0;
@@ -52,6 +59,8 @@ int run_eval(const EvalOptions& options) {
   for (std::size_t h = 0; h < by_height.size(); ++h) {
     std::cout << fmt::format("traffic {} levels up {:.17g}\n", h, by_height[h]);
   }
+  std::cout << "link model " << describe(inputs.links) << '\n'
+            << link_loads_text(links, inputs.topology);
   return 0;
 }
 

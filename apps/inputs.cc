@@ -86,6 +86,7 @@ void place(Inputs& inputs, Placement placement, const InputOptions& options) {
   check_fits(placement, inputs.processes(), options.oversubscribe, options.matrix,
              options.hardware_threads);
   inputs.topology = std::move(placement.topology);
+  inputs.links = std::move(placement.links);
   inputs.allowed_leaves = std::move(placement.allowed_leaves);
   inputs.hosts = std::move(placement.hosts);
   inputs.open_mpi_alike = std::move(placement.open_mpi_alike);
@@ -189,6 +190,20 @@ void add_input_options(CLI::App& command, InputOptions& options) {
   command.add_option("--link-costs", options.link_costs,
                      "per-level link costs, bottom-up (cores first), e.g. 1:10:100: grouping and "
                      "refinement then optimise the weighted cost (default: the topology's)");
+  command
+      .add_option("--link-model", options.links.model,
+                  "the links' bandwidths and latencies for link loads and predicted times: a "
+                  "preset (" +
+                      link_preset_names() +
+                      ") or a file of 'preset', 'bandwidth' and "
+                      "'latency' lines")
+      ->capture_default_str();
+  command.add_option("--link-bandwidth", options.links.bandwidth,
+                     "per-level link bandwidths in bytes/s, bottom-up (cores first), e.g. "
+                     "10G:20G:12.5G:25G (default: the link model's)");
+  command.add_option("--link-latency", options.links.latency,
+                     "per-level link latencies, bottom-up, e.g. 100ns:100ns:1us:500ns (default: "
+                     "the link model's)");
   command
       .add_option("--gather-entries", options.gather_entries,
                   "under mpirun with an HDF5 matrix: levels stay spread over the ranks until they "

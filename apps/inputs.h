@@ -10,6 +10,7 @@
 
 #include "apps/memory_budget.h"
 #include "apps/placement.h"
+#include "io/link_model_reader.h"
 #include "io/mapping_writer.h"
 #include "io/matrix_reader.h"
 #include "src/distributed/distributed_input.h"
@@ -30,6 +31,7 @@ struct InputOptions {
   bool hardware_threads = false;
   int node_size = 0;       ///< leaves per machine, 0 = from the topology
   std::string link_costs;  ///< "1:10:100": per-level link costs, bottom-up; empty = the topology's
+  io::LinkModelOptions links;  ///< --link-model, --link-bandwidth, --link-latency
   int threads = 0;
   /// Under mpirun: the job's ranks, which share the reading and the mapping of an HDF5 matrix.
   MPI_Comm comm = MPI_COMM_NULL;
@@ -50,6 +52,7 @@ struct Inputs {
   /// Under mpirun with an HDF5 matrix: each rank's rows (read collectively), mapped together.
   std::unique_ptr<distributed::DistributedMappingInput> distributed;
   Topology topology;
+  LinkModel links;                    ///< the links of `topology` (see Placement)
   std::vector<Index> allowed_leaves;  ///< logical, sorted; empty = all
   std::vector<std::string> hosts;     ///< per machine, from --topology allocation; else empty
   std::vector<std::vector<std::string>> open_mpi_alike;  ///< see Placement

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/cli_checks.h"
+#include "apps/link_loads_output.h"
 #include "apps/map_report.h"
 #include "apps/progress_display.h"
 #include "apps/rank_usage.h"
@@ -52,9 +53,10 @@ std::vector<std::string> parse_hosts(const std::string& spec) {
 
 namespace {
 
-nlohmann::json cost_json(const CostRow& row) {
+nlohmann::json cost_json(const CostRow& row, const Topology& topology) {
   nlohmann::json j{
       {"hop_bytes", row.cost.hop_bytes}, {"weighted", row.cost.weighted}, {"seconds", row.seconds}};
+  if (row.links) j["links"] = link_loads_json(*row.links, topology);
   if (!row.note.empty()) j = nlohmann::json{{"skipped", row.note}};
   return j;
 }
@@ -70,7 +72,8 @@ std::vector<CostRow> baselines(const Inputs& inputs, const Context& ctx, const M
     const auto start = Clock::now();
     const Mapping mapping = make();
     const double seconds = seconds_since(start);
-    rows.push_back(CostRow{name, evaluate_cost(graph, inputs.topology, mapping), seconds, ""});
+    rows.push_back(CostRow{name, evaluate_cost(graph, inputs.topology, mapping), seconds, "",
+                           link_loads(graph, inputs.topology, inputs.links, mapping)});
   };
   timed("packed", [&] { return packed_mapping(p, slots); });
   timed("round-robin", [&] { return round_robin_mapping(p, inputs.topology, slots); });
@@ -85,7 +88,8 @@ std::vector<CostRow> baselines(const Inputs& inputs, const Context& ctx, const M
                              {},
                              0.0,
                              fmt::format("p^2 x degree x starts = {:.2g} > --mpipp-budget {:.2g}",
-                                         work * starts, options.mpipp_budget)});
+                                         work * starts, options.mpipp_budget),
+                             std::nullopt});
       continue;
     }
     timed(name,
@@ -153,17 +157,26 @@ std::string summary(const MapOptions& options, const Inputs& inputs, const TreeM
   const auto ranked = [&](const CostRow& row) {
     return weighted ? row.cost.weighted : row.cost.hop_bytes;
   };
-  text += fmt::format("  {:<14}{:>18}{:>18}{:>18}{:>10}\n", "mapping", "hop-bytes", "weighted",
-                      weighted ? "weighted / ours" : "hop-bytes / ours", "seconds");
+  text += fmt::format("  {:<14}{:>18}{:>18}{:>18}{:>14}{:>14}{:>10}\n", "mapping", "hop-bytes",
+                      "weighted", weighted ? "weighted / ours" : "hop-bytes / ours", "predicted s",
+                      "congestion s", "seconds");
   const double ours = ranked(rows.front());
   for (const CostRow& row : rows) {
     if (!row.note.empty()) {
       text += fmt::format("  {:<14}skipped: {}\n", row.name, row.note);
       continue;
     }
-    text +=
-        fmt::format("  {:<14}{:>18.6g}{:>18.6g}{:>18.3f}{:>10.3f}\n", row.name, row.cost.hop_bytes,
-                    row.cost.weighted, ours > 0 ? ranked(row) / ours : 1.0, row.seconds);
+    const auto link_value = [&](double LinkLoads::*field) {
+      return row.links ? fmt::format("{:.4g}", (*row.links).*field) : std::string("-");
+    };
+    text += fmt::format("  {:<14}{:>18.6g}{:>18.6g}{:>18.3f}{:>14}{:>14}{:>10.3f}\n", row.name,
+                        row.cost.hop_bytes, row.cost.weighted, ours > 0 ? ranked(row) / ours : 1.0,
+                        link_value(&LinkLoads::predicted_seconds),
+                        link_value(&LinkLoads::congestion_norm), row.seconds);
+  }
+  if (rows.front().links) {
+    text += fmt::format("  links ({}): treematch's {}\n", inputs.links.name,
+                        link_loads_brief(*rows.front().links, topo));
   }
   return text;
 }
@@ -227,6 +240,12 @@ CLI::App* add_map_command(CLI::App& app, MapOptions& options) {
   map->add_option("--preset", options.preset,
                   "fast | default | strong: how much time the mapping may take (the options "
                   "below change the preset's settings; --verbose prints them)")
+      ->capture_default_str();
+  map->add_option("--objective", options.objective,
+                  "sum: the weighted cost (bytes x distance), equal costs going to the less "
+                  "congested mapping; congestion: then lower the congestion norm of the link "
+                  "loads (--link-model), the weighted cost rising by objective.sum_tolerance (1%) "
+                  "at most")
       ->capture_default_str();
   map->add_option("--set", options.settings,
                   "NAME=VALUE: change one option of the preset, by the name --verbose prints "
@@ -305,6 +324,13 @@ Context map_context(const MapOptions& options, const Inputs& inputs) {
     ctx.refinement.swaps = options.refine;
     ctx.driver.whole_matrix_forced = options.refine;
   }
+  const std::optional<Objective> objective = parse_objective(options.objective);
+  if (!objective) {
+    throw io::InputError("--objective",
+                         "unknown objective '" + options.objective + "'; use sum or congestion");
+  }
+  ctx.objective.kind = *objective;
+  ctx.objective.links = inputs.links;
   if (options.seeds_per_process > 0) ctx.grouping.seeds_per_process = options.seeds_per_process;
   if (options.max_rounds > 0) ctx.grouping.max_rounds = options.max_rounds;
   if (options.partition_passes >= 0) ctx.grouping.partition_passes = options.partition_passes;
@@ -331,7 +357,13 @@ MapOutcome compute_mapping(const MapOptions& options, const Inputs& inputs, cons
                                       : treematch_map(inputs.graph, inputs.topology, ctx);
   outcome.map_seconds = seconds_since(start);
 
-  outcome.rows.push_back(CostRow{"treematch", outcome.result.cost, outcome.map_seconds, ""});
+  // Link loads need the whole matrix: held unless distributed, gathered for the baselines.
+  std::optional<LinkLoads> links;
+  if (!inputs.distributed || which != Baselines::kNone) {
+    links = link_loads(inputs.whole_graph(), inputs.topology, inputs.links, outcome.result.mapping);
+  }
+  outcome.rows.push_back(
+      CostRow{"treematch", outcome.result.cost, outcome.map_seconds, "", std::move(links)});
   if (which != Baselines::kNone) {
     if (ctx.progress != nullptr) ctx.progress->step("costs of the baselines", -1.0);
     for (CostRow& row : baselines(inputs, ctx, options, /*mpipp=*/which == Baselines::kAll))
@@ -349,7 +381,9 @@ MapOutcome compute_mapping(const MapOptions& options, const Inputs& inputs, cons
                                    {{"read", inputs.read_seconds},
                                     {"topology", inputs.topology_seconds},
                                     {"mapping", outcome.map_seconds}}}};
-  for (const CostRow& row : outcome.rows) outcome.report["costs"][row.name] = cost_json(row);
+  outcome.report["link_model"] = describe(inputs.links);
+  for (const CostRow& row : outcome.rows)
+    outcome.report["costs"][row.name] = cost_json(row, inputs.topology);
   return outcome;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "src/driver/treematch.h"
 #include "src/model/context.h"
 #include "src/model/cost.h"
+#include "src/model/link_load.h"
 
 namespace treematch::apps {
 
@@ -21,6 +23,7 @@ struct MapOptions {
   std::string format = "perm";
   std::string preset = "default";     ///< --preset fast | default | strong
   std::vector<std::string> settings;  ///< --set NAME=VALUE, applied after the preset
+  std::string objective = "sum";      ///< --objective sum | congestion
   std::string output;                 ///< empty = stdout
   std::string hosts;                  ///< comma-separated names or a file, one per line
   std::string report;                 ///< --report DIR: write DIR/index.html; empty = no report
@@ -59,6 +62,9 @@ struct CostRow {
   MappingCost cost;
   double seconds = 0.0;
   std::string note;  ///< why a baseline did not run (then `cost` is zero)
+  /// Its loads on the links of Inputs::links; none in a distributed run without baselines (the
+  /// whole matrix is not held).
+  std::optional<LinkLoads> links;
 };
 
 /// Which baselines compute_mapping costs besides TreeMatch.

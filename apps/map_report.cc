@@ -118,11 +118,12 @@ MappingReport build_map_report(const MapOptions& options, const Inputs& inputs, 
   report.machine_level = topology.machine_level();
   report.options = option_fields(options);
   report.context = describe(ctx);
+  report.link_model = describe(inputs.links);
 
   double baseline_seconds = 0.0;
   for (const CostRow& row : outcome.rows) {
     report.costs.push_back(ReportCost{row.name, describe_mapping(row.name, options, outcome.result),
-                                      row.cost, row.seconds, row.note});
+                                      row.cost, row.seconds, row.note, row.links});
     if (row.name != "treematch") baseline_seconds += row.seconds;
   }
 

@@ -12,6 +12,7 @@
 #include "io/allocation_topology.h"
 #include "io/cores_list.h"
 #include "io/input_error.h"
+#include "io/link_model_reader.h"
 #include "io/mapping_writer.h"
 #include "io/topology_reader.h"
 
@@ -19,22 +20,7 @@ namespace treematch::apps {
 
 Topology apply_link_costs(Topology topology, const std::string& spec) {
   if (spec.empty()) return topology;
-  std::vector<double> costs;
-  std::size_t begin = 0;
-  while (begin <= spec.size()) {
-    const std::size_t end = std::min(spec.find(':', begin), spec.size());
-    const std::string item = spec.substr(begin, end - begin);
-    double value = 0.0;
-    const auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
-    if (item.empty() || ec != std::errc() || ptr != item.data() + item.size() ||
-        !std::isfinite(value) || value < 0.0) {
-      throw io::InputError("--link-costs", "'" + item + "' in '" + spec +
-                                               "' is not a finite number >= 0 (expected e.g. "
-                                               "1:10:100, one cost per level, cores first)");
-    }
-    costs.push_back(value);
-    begin = end + 1;
-  }
+  const std::vector<double> costs = io::parse_link_costs(spec, "--link-costs");
   try {
     return topology.with_link_costs(costs);
   } catch (const std::invalid_argument& e) {
@@ -83,12 +69,13 @@ std::vector<Index> named_cores(const InputOptions& options, const Placement& pla
 Placement load_placement(const InputOptions& options, MPI_Comm comm, std::int64_t leaves_needed) {
   Placement placement;
   placement.source = options.topology.empty() ? std::string("this machine") : options.topology;
-  // --link-costs names the levels of the whole tree, and physical --cores ids may lie anywhere
-  // in it: it is read whole for them. Logical --cores ids are positions: the part read reaches
-  // the largest.
+  // --link-costs, --link-bandwidth, --link-latency and a link model file name the levels of the
+  // whole tree, and physical --cores ids may lie anywhere in it: it is read whole for them.
+  // Logical --cores ids are positions: the part read reaches the largest.
   const bool physical = io::parse_numbering(options.numbering) == io::Numbering::kPhysical;
-  const bool trim =
-      leaves_needed > 0 && options.link_costs.empty() && (options.cores.empty() || !physical);
+  const bool per_level = !options.link_costs.empty() || !options.links.bandwidth.empty() ||
+                         !options.links.latency.empty() || !parse_link_preset(options.links.model);
+  const bool trim = leaves_needed > 0 && !per_level && (options.cores.empty() || !physical);
   if (trim && !options.cores.empty()) {
     const std::vector<Index> ids =
         io::parse_cores_list(options.cores, static_cast<Index>(kMaxLeaves));
@@ -124,6 +111,7 @@ Placement load_placement(const InputOptions& options, MPI_Comm comm, std::int64_
     }
   }
   placement.topology = apply_link_costs(std::move(placement.topology), options.link_costs);
+  placement.links = io::read_link_model(options.links, placement.topology);
 
   // Usable leaves: the present ones, narrowed by a sub-architecture and by --cores.
   std::vector<Index>& allowed = placement.allowed_leaves;

@@ -7,16 +7,20 @@
 #include <string>
 #include <vector>
 
+#include "src/tree/link_model.h"
 #include "src/tree/topology.h"
 
 namespace treematch::apps {
 
 struct InputOptions;
 
-/// Where processes may go: what --topology, --network, --node-size, --link-costs, --hwthreads and
-/// --cores denote. A batch loads it once and maps every pattern onto it.
+/// Where processes may go and over what links: what --topology, --network, --node-size,
+/// --link-costs, --link-model (with --link-bandwidth, --link-latency), --hwthreads and --cores
+/// denote. A batch loads it once and maps every pattern onto it.
 struct Placement {
   Topology topology;
+  /// Bandwidth and latency of each level's links (--link-model, --link-bandwidth, --link-latency).
+  LinkModel links;
   /// Positions usable, sorted: the present leaves (a tree with holes), narrowed by a Scotch
   /// sub-architecture and --cores; empty = every position (no holes, no constraint).
   std::vector<Index> allowed_leaves;
@@ -33,11 +37,11 @@ struct Placement {
 /// alone. --cores ids are logical (the rank among the present cores, hwloc's logical index) or,
 /// with --numbering physical, OS indexes of a core or of one of its PUs. Throws io::InputError
 /// naming the option for anything wrong (--network with another topology, a bad --node-size,
-/// --link-costs or --cores, --cores naming nothing usable). `leaves_needed` > 0 (the processes
-/// over --oversubscribe) lets a tleaf or synthetic tree far larger than the job be read as the
-/// part it uses (whole machines of --node-size) and reaching the largest logical --cores id; it
-/// is ignored with --link-costs and physical --cores, which name levels and leaves of the whole
-/// tree.
+/// --link-costs, link model or --cores, --cores naming nothing usable). `leaves_needed` > 0 (the
+/// processes over --oversubscribe) lets a tleaf or synthetic tree far larger than the job be read
+/// as the part it uses (whole machines of --node-size) and reaching the largest logical --cores
+/// id; it is ignored with per-level values (--link-costs, --link-bandwidth, --link-latency, a link
+/// model file) and physical --cores, which name levels and leaves of the whole tree.
 Placement load_placement(const InputOptions& options, MPI_Comm comm,
                          std::int64_t leaves_needed = 0);
 

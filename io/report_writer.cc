@@ -16,7 +16,9 @@
 
 #include "io/atomic_file.h"
 #include "io/heat_map_image.h"
+#include "io/html_escape.h"
 #include "io/input_error.h"
+#include "io/link_load_section.h"
 
 namespace treematch::io {
 namespace {
@@ -29,33 +31,6 @@ constexpr int kMapPixels = 512;
 constexpr Index kMaxBoundaryNodes = 16;
 constexpr std::string_view kReferenceColour = "#8da0b6";
 constexpr std::string_view kMappedColour = "#e6772e";
-
-std::string escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 std::string hex(const Rgb& colour) {
   return fmt::format("#{:02x}{:02x}{:02x}", colour.red, colour.green, colour.blue);
@@ -416,6 +391,7 @@ std::string render_report_html(const MappingReport& report) {
       "paths of "
       "the two communicating ranks meet (their lowest common ancestor).</p>\n" +
       traffic_table(report) + traffic_chart(report);
+  html += link_load_section(report);
   html +=
       "<h2 id=\"matrix\">Communication matrix</h2>\n<p>Both pictures share one logarithmic colour "
       "scale; " +

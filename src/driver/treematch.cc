@@ -11,7 +11,9 @@
 #include "kernels/parallel_tasks.h"
 #include "kernels/utility.h"
 #include "src/model/cost.h"
+#include "src/model/link_load.h"
 #include "src/model/progress.h"
+#include "src/refine/congestion_refinement.h"
 #include "src/refine/refinement.h"
 #include "src/strategies/greedy_top_down.h"
 #include "src/strategies/identity.h"
@@ -81,8 +83,31 @@ struct Kept {
   TreeMatchResult best;
   MappingCost cost;
   bool have = false;
+  std::optional<double> congestion;  ///< of `best`, once a tie asked for it
   std::vector<StrategyTrace> traces;
 };
+
+/// The links the objective is measured on, for `tree` (the topology, or its oversubscribed copy
+/// whose virtual bottom level is one core: free links).
+LinkModel links_of(const Topology& topology, const Topology& tree, const Context& ctx) {
+  LinkModel links = ctx.objective.links.links.size() == static_cast<std::size_t>(topology.depth())
+                        ? ctx.objective.links
+                        : preset_link_model(topology, LinkPreset::kFatTree);
+  while (links.links.size() < static_cast<std::size_t>(tree.depth())) links.links.emplace_back();
+  return links;
+}
+
+/// Whether `candidate`, as cheap as the kept mapping, loads the links less (the congestion
+/// norm): the tie-break of every objective. Needs the whole matrix.
+bool less_congested(const MappingInput& input, const Topology& tree, const LinkModel& links,
+                    const TreeMatchResult& candidate, Kept& kept) {
+  if (!kept.congestion)
+    kept.congestion = link_loads(input.whole(), tree, links, kept.best.mapping).congestion_norm;
+  const double norm = link_loads(input.whole(), tree, links, candidate.mapping).congestion_norm;
+  if (!(norm < *kept.congestion)) return false;
+  kept.congestion = norm;
+  return true;
+}
 
 /// The default preset's options with ctx's machine, placement, threads and progress: what
 /// driver.include_default runs first.
@@ -92,6 +117,7 @@ Context default_preset_beside(const Context& ctx) {
   floor.driver.whole_matrix_forced = ctx.driver.whole_matrix_forced;
   floor.placement = ctx.placement;
   floor.baselines = ctx.baselines;
+  floor.objective = ctx.objective;
   floor.threads = ctx.threads;
   floor.progress = ctx.progress;
   return floor;
@@ -109,10 +135,12 @@ bool adds_candidates(const Context& ctx, const Context& floor, bool whole) {
 }
 
 /// Runs ctx.driver.strategies in order over `tree`, each candidate refined (but the identity's);
-/// one replaces `kept` only when strictly cheaper. Strategy names get `suffix`; the strategies
-/// share `span` of the progress line equally.
-void run_strategies(const MappingInput& input, const Topology& tree, const Context& ctx, bool whole,
-                    const ProgressSpan& span, const std::string& suffix, Kept& kept) {
+/// one replaces `kept` only when strictly cheaper, or as cheap and less congested on `*ties` (with
+/// the whole matrix; null: the earlier stays). Strategy names get `suffix`; the strategies share
+/// `span` of the progress line equally.
+void run_strategies(const MappingInput& input, const Topology& tree, const LinkModel* ties,
+                    const Context& ctx, bool whole, const ProgressSpan& span,
+                    const std::string& suffix, Kept& kept) {
   const bool refine = whole && tree.depth() > 0 && ctx.refinement.applies(input.entries());
   const double strategies = static_cast<double>(ctx.driver.strategies.size());
   bool gave = false;  // a strategy of this list gave a candidate
@@ -145,7 +173,12 @@ void run_strategies(const MappingInput& input, const Topology& tree, const Conte
       const MappingCost cost = input.cost(tree, candidate.mapping);
       if (trace.best_weighted == 0.0 || cost.weighted < trace.best_weighted)
         trace.best_weighted = cost.weighted;
-      if (kept.have && !(cost.weighted < kept.cost.weighted)) continue;
+      if (kept.have && !(cost.weighted < kept.cost.weighted)) {
+        const bool tie = cost.weighted == kept.cost.weighted && whole && ties != nullptr;
+        if (!tie || !less_congested(input, tree, *ties, candidate, kept)) continue;
+      } else {
+        kept.congestion.reset();
+      }
       candidate.strategy = name;
       if (kept.have && strategy != Strategy::kIdentity) candidate.identity_kept = false;
       kept.best = std::move(candidate);
@@ -171,6 +204,25 @@ void remap_pairs_of_kept(const MappingInput& input, const Topology& tree, const 
     kept.best.strategy += " + pair remapping";
   }
   StrategyTrace trace{"pair remapping", static_cast<std::size_t>(stats.pairs), kept.cost.weighted,
+                      kernels::seconds_since(start)};
+  if (ctx.progress != nullptr) ctx.progress->strategy_ended(trace);
+  kept.traces.push_back(std::move(trace));
+}
+
+/// --objective congestion: the kept mapping's congestion lowered within the cost tolerance. Adds a
+/// trace named "congestion".
+void lower_congestion_of_kept(const MappingInput& input, const Topology& tree,
+                              const LinkModel& links, const Context& ctx, Kept& kept) {
+  const auto start = std::chrono::steady_clock::now();
+  if (ctx.progress != nullptr) ctx.progress->step("lowering the congestion", -1.0);
+  const CongestionStats stats =
+      lower_congestion(input.whole(), tree, links, kept.best.mapping.leaf_of_rank, ctx.objective);
+  if (stats.moves > 0) {
+    kept.cost = input.cost(tree, kept.best.mapping);
+    kept.best.strategy += " + congestion";
+    kept.best.identity_kept = false;
+  }
+  StrategyTrace trace{"congestion", static_cast<std::size_t>(stats.moves), kept.cost.weighted,
                       kernels::seconds_since(start)};
   if (ctx.progress != nullptr) ctx.progress->strategy_ended(trace);
   kept.traces.push_back(std::move(trace));
@@ -222,6 +274,7 @@ TreeMatchResult treematch_map(const MappingInput& input, const Topology& topolog
   std::optional<Topology> oversubscribed;
   if (per_leaf > 1) oversubscribed = topology.with_oversubscription(per_leaf);
   const Topology& tree = oversubscribed ? *oversubscribed : topology;
+  const LinkModel links = links_of(topology, tree, ctx);
 
   // The refinement and the top-down strategies need every row here.
   const bool whole = ctx.driver.holds_whole_matrix(input.entries());
@@ -229,6 +282,11 @@ TreeMatchResult treematch_map(const MappingInput& input, const Topology& topolog
   // The pair remapping, when it runs, fills the last fifth of the progress line.
   const bool remapping = whole && pair_remap_applies(input.size(), tree, ctx.pair_remap);
   const double strategies_end = remapping ? 0.8 : 1.0;
+  // Ties go to the less congested candidate, but where the pair remapping goes on from the kept
+  // one (strong): its restarts move with the start, and the corpus guard holds strong's costs from
+  // the earlier candidate (from the less congested one, strong's geo2d-256-hops was 0.046%
+  // costlier).
+  const LinkModel* ties = remapping ? nullptr : &links;
   double own_begin = 0.0;  // where ctx's strategies start on the progress line
   if (ctx.driver.include_default) {
     const Context floor = default_preset_beside(ctx);
@@ -237,14 +295,18 @@ TreeMatchResult treematch_map(const MappingInput& input, const Topology& topolog
       own_begin =
           strategies_end * static_cast<double>(floor.driver.strategies.size()) /
           static_cast<double>(floor.driver.strategies.size() + ctx.driver.strategies.size());
-      run_strategies(input, tree, floor, whole, {ctx.progress, "", 0.0, own_begin},
+      run_strategies(input, tree, ties, floor, whole, {ctx.progress, "", 0.0, own_begin},
                      " (default preset)", kept);
     }
   }
-  run_strategies(input, tree, ctx, whole, {ctx.progress, "", own_begin, strategies_end}, "", kept);
+  run_strategies(input, tree, ties, ctx, whole, {ctx.progress, "", own_begin, strategies_end}, "",
+                 kept);
   if (remapping && kept.have && !kept.best.identity_kept) {
     remap_pairs_of_kept(input, tree, ctx, {ctx.progress, "pair remapping", strategies_end, 1.0},
                         kept);
+  }
+  if (ctx.objective.kind == Objective::kCongestion && whole && kept.have) {
+    lower_congestion_of_kept(input, tree, links, ctx, kept);
   }
   TreeMatchResult& best = kept.best;
   if (!kept.have) best.mapping = identity_mapping(input.size());  // no strategy applied

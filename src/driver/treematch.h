@@ -13,10 +13,13 @@ namespace treematch {
 /// Maps the graph's processes onto the topology's leaves. Runs ctx.driver.strategies in order
 /// (src/strategies/: the bottom-up walk, the prioritised walks, the greedy and multilevel
 /// top-down mappings, the identity), refines each candidate but the identity
-/// (ctx.refinement) and keeps the cheapest by weighted cost, the earlier on ties; with
-/// ctx.driver.include_default the default preset's strategies run first. The refinement
-/// and every strategy but the walks need the whole matrix: they run on inputs of at most
-/// ctx.driver.whole_matrix_max_entries entries, or when ctx.driver.whole_matrix_forced. With
+/// (ctx.refinement) and keeps the cheapest by weighted cost; of equally cheap ones, with the
+/// whole matrix and no pair remapping after, the less congested on ctx.objective.links
+/// (src/model/link_load.h), else the earlier; with ctx.driver.include_default the default preset's
+/// strategies run first. With ctx.objective.kind kCongestion the kept mapping's congestion is then
+/// lowered (src/refine/congestion_refinement.h; with the whole matrix, not with allowed leaves).
+/// The refinement and every strategy but the walks need the whole matrix: they run on inputs of at
+/// most ctx.driver.whole_matrix_max_entries entries, or when ctx.driver.whole_matrix_forced. With
 /// allowed leaves (--cores, a machine with holes) the mapping is constrained_treematch_map's.
 /// The same mapping for any thread count. Throws std::invalid_argument when the processes do not
 /// fit (more than leaves x oversubscribe, or than the allowed leaves).

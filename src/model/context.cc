@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
@@ -137,6 +138,23 @@ std::optional<Preset> parse_preset(std::string_view name) {
   return std::nullopt;
 }
 
+std::string to_string(Objective objective) {
+  switch (objective) {
+    case Objective::kSum:
+      return "sum";
+    case Objective::kCongestion:
+      return "congestion";
+  }
+  return "?";
+}
+
+std::optional<Objective> parse_objective(std::string_view name) {
+  for (const Objective objective : {Objective::kSum, Objective::kCongestion}) {
+    if (name == to_string(objective)) return objective;
+  }
+  return std::nullopt;
+}
+
 std::string describe(const Context& ctx) {
   std::ostringstream out;
   out << "preset = " << to_string(ctx.preset) << '\n' << "driver.strategies =";
@@ -193,6 +211,9 @@ std::string describe(const Context& ctx) {
       << "pair_remap.runs = " << ctx.pair_remap.runs << '\n'
       << "pair_remap.attempts = " << ctx.pair_remap.attempts << '\n'
       << "pair_remap.max_processes = " << ctx.pair_remap.max_processes << '\n'
+      << "objective.kind = " << to_string(ctx.objective.kind) << '\n'
+      << "objective.sum_tolerance = " << ctx.objective.sum_tolerance << '\n'
+      << "objective.passes = " << ctx.objective.passes << '\n'
       << "baselines.seed = " << ctx.baselines.seed << '\n'
       << "threads = " << ctx.threads << (ctx.threads == 0 ? " (all)" : "") << '\n';
   return out.str();
@@ -213,6 +234,17 @@ Number number(std::string_view name, std::string_view value, Number least) {
   if (value.empty() || error != std::errc() || end != value.data() + value.size() ||
       parsed < least) {
     throw bad_value(name, value, "a number >= " + std::to_string(least));
+  }
+  return parsed;
+}
+
+/// A finite number >= 0 (a share, such as 0.01 for 1%).
+double fraction(std::string_view name, std::string_view value) {
+  double parsed = 0.0;
+  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), parsed);
+  if (value.empty() || error != std::errc() || end != value.data() + value.size() ||
+      !std::isfinite(parsed) || parsed < 0.0) {
+    throw bad_value(name, value, "a finite number >= 0 (0.01 = 1%)");
   }
   return parsed;
 }
@@ -346,6 +378,14 @@ void set_option(Context& ctx, std::string_view name, std::string_view value) {
     ctx.pair_remap.attempts = number<int>(name, value, 1);
   } else if (is("pair_remap.max_processes")) {
     ctx.pair_remap.max_processes = number<Index>(name, value, 0);
+  } else if (is("objective.kind")) {
+    const std::optional<Objective> objective = parse_objective(value);
+    if (!objective) throw bad_value(name, value, "sum or congestion");
+    ctx.objective.kind = *objective;
+  } else if (is("objective.sum_tolerance")) {
+    ctx.objective.sum_tolerance = fraction(name, value);
+  } else if (is("objective.passes")) {
+    ctx.objective.passes = number<int>(name, value, 1);
   } else if (is("refinement.swaps")) {
     ctx.refinement.swaps = flag(name, value);
   } else if (is("refinement.max_entries")) {

@@ -10,6 +10,7 @@
 
 #include "kernels/types.h"
 #include "src/model/progress.h"
+#include "src/tree/link_model.h"
 
 namespace treematch {
 
@@ -177,6 +178,24 @@ struct PairRemapContext {
   kernels::Index max_processes = 8192;
 };
 
+/// What the kept mapping is judged by (the candidates are always made and refined by the sum).
+enum class Objective {
+  kSum,         ///< the weighted cost (bytes x distance); equal costs go to the lower congestion
+  kCongestion,  ///< then the congestion norm lowered, the weighted cost rising by sum_tolerance at
+                ///< most
+};
+
+/// The objective and the machine's links it is measured on (src/refine/congestion_refinement.h).
+struct ObjectiveContext {
+  Objective kind = Objective::kSum;
+  /// kCongestion: the weighted cost may rise by this share of the kept mapping's at most.
+  double sum_tolerance = 0.01;
+  /// kCongestion: passes over the hot links, until one moves nothing.
+  int passes = 8;
+  /// Not an option: the machine's links (--link-model); empty = the fat-tree preset.
+  LinkModel links;
+};
+
 struct BaselineContext {
   std::uint64_t seed = 1;  ///< random and MPIPP starts
 };
@@ -248,6 +267,7 @@ struct Context {
   PartitionContext partition;
   RefinementContext refinement;
   PairRemapContext pair_remap;
+  ObjectiveContext objective;
   BaselineContext baselines;
   DriverContext driver;
   int threads = 0;  ///< 0 = all hardware threads
@@ -258,6 +278,9 @@ struct Context {
 std::string to_string(AritySplit split);
 std::string to_string(Strategy strategy);
 std::string to_string(Preset preset);
+std::string to_string(Objective objective);
+/// "sum" or "congestion"; nothing for any other name.
+std::optional<Objective> parse_objective(std::string_view name);
 /// "fast", "default" or "strong"; nothing for any other name.
 std::optional<Preset> parse_preset(std::string_view name);
 

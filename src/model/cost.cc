@@ -35,7 +35,9 @@ struct DistanceByHeight {
   }
 };
 
-void check_mapping(const CommGraph& graph, const Topology& topology, const Mapping& mapping) {
+}  // namespace
+
+void check_costable(const CommGraph& graph, const Topology& topology, const Mapping& mapping) {
   const auto& leaves = mapping.leaf_of_rank;
   if (leaves.size() != static_cast<std::size_t>(graph.size())) {
     throw std::invalid_argument("mapping cost: the mapping has " + std::to_string(leaves.size()) +
@@ -53,6 +55,8 @@ void check_mapping(const CommGraph& graph, const Topology& topology, const Mappi
     }
   }
 }
+
+namespace {
 
 Index block_count(Index ranks) {
   return (ranks + kCostBlockRanks - 1) / kCostBlockRanks;
@@ -119,7 +123,7 @@ std::vector<Result> block_partials(Index ranks, bool parallel, BlockFn&& block_f
 
 MappingCost evaluate_cost_impl(const CommGraph& graph, const Topology& topology,
                                const Mapping& mapping, bool parallel) {
-  check_mapping(graph, topology, mapping);
+  check_costable(graph, topology, mapping);
   const DistanceByHeight distance(topology);
   const kernels::CsrView view = graph.view();
   const auto partial = block_partials<MappingCost>(graph.size(), parallel, [&](Index block) {
@@ -130,7 +134,7 @@ MappingCost evaluate_cost_impl(const CommGraph& graph, const Topology& topology,
 
 std::vector<double> traffic_by_height_impl(const CommGraph& graph, const Topology& topology,
                                            const Mapping& mapping, bool parallel) {
-  check_mapping(graph, topology, mapping);
+  check_costable(graph, topology, mapping);
   const kernels::CsrView view = graph.view();
   const auto partial = block_partials<std::vector<double>>(
       graph.size(), parallel,

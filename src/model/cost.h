@@ -21,6 +21,10 @@ struct MappingCost {
 /// threads and the parallel and sequential versions agree bit for bit.
 inline constexpr Index kCostBlockRanks = 512;
 
+/// Throws std::invalid_argument if `mapping` does not have graph.size() ranks or names a leaf
+/// outside [0, topology.leaf_count()): what every measure of a mapping checks first.
+void check_costable(const CommGraph& graph, const Topology& topology, const Mapping& mapping);
+
 /// Cost of `mapping` (one leaf per rank, logical indexes) for the input matrix behind `graph`:
 /// the sum over every stored entry (i, j) of S_ij x dist(leaf_i, leaf_j), times graph.cost_scale(),
 /// so a symmetrised input is charged as the matrix the user gave. hop_bytes uses

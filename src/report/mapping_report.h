@@ -2,12 +2,14 @@
 // maps.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "src/model/comm_graph.h"
 #include "src/model/cost.h"
+#include "src/model/link_load.h"
 #include "src/model/mapping.h"
 #include "src/report/binned_matrix.h"
 #include "src/tree/topology.h"
@@ -21,6 +23,7 @@ struct ReportCost {
   MappingCost cost;
   double seconds = 0.0;  ///< time to compute the mapping
   std::string skipped;   ///< why it was not computed (then `cost` is zero); empty otherwise
+  std::optional<LinkLoads> links;  ///< its loads on the machine's links, when computed
 };
 
 /// The traffic whose two ends meet a given number of levels above the leaves, under two mappings.
@@ -56,6 +59,7 @@ struct MappingReport {
   std::string context;               ///< the effective Context (describe), one setting a line
   std::vector<std::pair<std::string, double>> seconds;  ///< phase name, wall seconds
   std::vector<ReportCost> costs;      ///< the reported mapping first, then the baselines
+  std::string link_model;             ///< describe(LinkModel) of the links the loads are on
   std::string reference_name;         ///< the mapping behind LevelTraffic::reference
   std::string mapped_name;            ///< the mapping behind LevelTraffic::mapped and mapped_order
   std::vector<LevelTraffic> traffic;  ///< height 0 first

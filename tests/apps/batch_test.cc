@@ -85,7 +85,11 @@ TEST_F(BatchCli, CorruptFileIsRecordedTheOthersAreMappedExitIsNonZero) {
   const std::string csv = read_text(out() / "summary.csv");
   EXPECT_EQ(count_of(csv, "\n"), 5u) << csv;
   EXPECT_EQ(
-      csv.rfind("name,path,p,nnz,treematch_hop_bytes,treematch_weighted,packed_hop_bytes,", 0), 0u)
+      csv.rfind(
+          "name,path,p,nnz,treematch_hop_bytes,treematch_weighted,treematch_predicted_seconds,"
+          "treematch_congestion,packed_hop_bytes,",
+          0),
+      0u)
       << csv;
   EXPECT_NE(csv.find("broken.mat,"), std::string::npos);
   EXPECT_NE(csv.find(",failed,"), std::string::npos);

@@ -57,6 +57,51 @@ TEST(CliMap, PermIsAPermutationWhoseCostTheCheckerConfirms) {
   EXPECT_DOUBLE_EQ(j["weighted"].get<double>(), cost.weighted);
 }
 
+// Independent check of the link loads `eval` prints: every pair's volume added to the uplink of
+// each subtree holding one rank and not the other, per level, by brute force over the matrix.
+TEST(CliEval, LinkLoadsMatchABruteForceCountOverThePairs) {
+  TempDir dir;
+  const CommandResult run = run_treematch(
+      "map -m " + quote(clover128()) + " -t " + quote(kClusterOf128) + " --node-size 32", dir);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  std::ofstream(dir.file("ours.perm")) << run.out;
+  const CommandResult eval = run_treematch(
+      "eval --json -m " + quote(clover128()) + " -t " + quote(kClusterOf128) +
+          " --node-size 32 --link-model fat-tree-full --link-latency 0:0:2us --mapping " +
+          dir.file("ours.perm"),
+      dir);
+  ASSERT_EQ(eval.exit_code, 0) << eval.err;
+  const auto links = nlohmann::json::parse(eval.out)["links"];
+
+  const std::vector<Index> leaf = parse_perm(run.out);
+  const CommGraph graph = io::read_matrix(clover128());
+  const kernels::CsrView view = graph.view();
+  // tleaf 3 4 100 2 10 16 1: 4 machines of 2 x 16 cores; leaves below one vertex per depth.
+  const std::vector<Index> below = {32, 16, 1};
+  const std::vector<double> bandwidth = {12.5e9, 20e9, 10e9};  // card, package, core
+  double busiest = 0.0;
+  for (std::size_t d = 0; d < below.size(); ++d) {
+    std::vector<double> bytes(128 / static_cast<std::size_t>(below[d]), 0.0);
+    for (Index i = 0; i < 128; ++i) {
+      for (Offset e = view.row_begin(i); e < view.row_end(i); ++e) {
+        const Index j = view.targets[static_cast<std::size_t>(e)];
+        const Index vi = leaf[static_cast<std::size_t>(i)] / below[d];
+        if (vi != leaf[static_cast<std::size_t>(j)] / below[d])
+          bytes[static_cast<std::size_t>(vi)] +=
+              graph.cost_scale() * view.weights[static_cast<std::size_t>(e)];
+      }
+    }
+    const double most = *std::max_element(bytes.begin(), bytes.end());
+    EXPECT_NEAR(links["levels"][d]["max_bytes"].get<double>(), most, 1e-9 * most) << d;
+    EXPECT_EQ(links["levels"][d]["bandwidth"].get<double>(), bandwidth[d]) << d;
+    busiest = std::max(busiest, most / bandwidth[d]);
+  }
+  ASSERT_GT(busiest, 0.0);
+  // Some pair talks across machines: the longest path climbs to the root, 2 x 2 us.
+  EXPECT_NEAR(links["predicted_seconds"].get<double>(), busiest + 4e-6, 1e-9 * busiest);
+  EXPECT_GE(links["congestion_norm"].get<double>(), busiest);
+}
+
 TEST(CliMap, CompareListsEveryBaselineAndTreeMatchBeatsPacked) {
   TempDir dir;
   const CommandResult run = run_treematch(
@@ -526,7 +571,24 @@ INSTANTIATE_TEST_SUITE_P(
                  "more than the 0.0 MiB available (--max-memory)"},
         BadInput{"max_memory_not_a_size", "m.mat", "0 1\n1 0\n",
                  "map -m {file} -t 'tleaf 1 8 1' --max-memory 2Q",
-                 "--max-memory: '2Q' is not auto, none or a size such as 512M or 8G", false}),
+                 "--max-memory: '2Q' is not auto, none or a size such as 512M or 8G", false},
+        // The link model: an unknown preset that is no file, a bad or missing value, a file line.
+        BadInput{"link_model_neither_preset_nor_file", "m.mat", "0 1\n1 0\n",
+                 "map -m {file} -t 'tleaf 1 2 1' --link-model torus",
+                 "--link-model: 'torus' is neither a preset (fat-tree, ", false},
+        BadInput{"link_bandwidth_not_a_number", "m.mat", "0 1\n1 0\n",
+                 "map -m {file} -t 'tleaf 2 2 1 2 1' --link-bandwidth 10G:fast",
+                 "--link-bandwidth: 'fast' in '10G:fast' is not a bandwidth > 0", false},
+        BadInput{"link_bandwidth_zero", "m.mat", "0 1\n1 0\n",
+                 "map -m {file} -t 'tleaf 2 2 1 2 1' --link-bandwidth 10G:0",
+                 "--link-bandwidth: bandwidths must be > 0", false},
+        BadInput{"link_latencies_fewer_than_levels", "m.mat", "0 1\n1 0\n",
+                 "map -m {file} -t 'tleaf 2 2 1 2 1' --link-latency 1us",
+                 "--link-latency: topology 2x2: 1 link latencies given for 2 levels", false},
+        BadInput{"link_model_file_bad_line", "links.txt", "preset fat-tree\nspeed 10G\n",
+                 "map -m {data}/pacos/examples/taskgraph/16.mat -t 'tleaf 1 16 1' --link-model "
+                 "{file}",
+                 "line 2: expected 'preset NAME', 'bandwidth LIST' or 'latency LIST'"}),
     [](const ::testing::TestParamInfo<BadInput>& param) { return param.param.name; });
 
 }  // namespace

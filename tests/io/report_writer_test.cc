@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -117,8 +118,8 @@ MappingReport small_report() {
   report.title = "m<1>.mat & co";
   report.inputs = {{"matrix", "m<1>.mat"}};
   report.levels = {TreeLevel{2, 10.0, "Package"}, TreeLevel{2, 1.0, "Core"}};
-  report.costs = {ReportCost{"treematch", "ours", {12.5, 0.1 + 0.2}, 0.01, ""},
-                  ReportCost{"MPIPP.5", "swaps", {}, 0.0, "over budget"}};
+  report.costs = {ReportCost{"treematch", "ours", {12.5, 0.1 + 0.2}, 0.01, "", std::nullopt},
+                  ReportCost{"MPIPP.5", "swaps", {}, 0.0, "over budget", std::nullopt}};
   report.reference_name = "identity (packed)";
   report.mapped_name = "treematch";
   report.traffic = {LevelTraffic{0, "Core", 4, 0, 0.0, 0.0, 0.0},
@@ -150,6 +151,48 @@ TEST(RenderReportHtml, HoldsEveryPartWithExactCostsAndEscapedText) {
   EXPECT_EQ(images, 2u);
   EXPECT_EQ(html.find("src=\"http"), std::string::npos);
   EXPECT_EQ(html.find("href=\"http"), std::string::npos);
+}
+
+TEST(RenderReportHtml, LinkLoadsShowPerLevelWithTheHotLinks) {
+  // Arrange: the identity loads both Package links with 8 bytes at 1 B/s; treematch one Core
+  // link with 3 bytes (of the four), hot against the busiest link of both, 8 s.
+  MappingReport report = small_report();
+  const LinkSpec slow{1.0, 1e-6};
+  auto level = [&](int depth, Index links, double max, std::vector<double> picture) {
+    return LevelLinkLoad{depth, links, slow, max, max, max, 0, std::move(picture)};
+  };
+  LinkLoads packed{{level(1, 2, 8.0, {8, 8}), level(2, 4, 0.0, {0, 0, 0, 0})},
+                   8.0,
+                   1,
+                   4e-6,
+                   8.0 * std::pow(4.0, 1.0 / 8),
+                   12.000004};
+  LinkLoads ours{{level(1, 2, 0.0, {0, 0}), level(2, 4, 3.0, {3, 0, 0, 0})},
+                 3.0,
+                 2,
+                 2e-6,
+                 3.0 * std::pow(2.0, 1.0 / 8),
+                 3.000002};
+  report.costs = {ReportCost{"treematch", "ours", {12.5, 0.3}, 0.01, "", ours},
+                  ReportCost{"packed", "identity", {20, 1.0}, 0.0, "", packed}};
+  report.link_model = "custom, bottom-up: 1e-09 GB/s 1 us | 1e-09 GB/s 1 us";
+
+  // Act
+  const std::string html = render_report_html(report);
+
+  // Assert: the section, both predictions, and a cell at the full colour (the identity's
+  // Package links) and an idle one.
+  EXPECT_NE(html.find("<h2 id=\"links\">Link loads</h2>"), std::string::npos);
+  EXPECT_NE(html.find("custom, bottom-up"), std::string::npos);
+  EXPECT_NE(html.find("<td colspan=\"3\" class=\"num\">12</td><td colspan=\"3\" "
+                      "class=\"num\">3</td>"),
+            std::string::npos);
+  EXPECT_NE(html.find("fill=\"#a50f15\"><title>packed: 8 bytes"), std::string::npos);
+  EXPECT_NE(html.find("fill=\"#ffffff\"><title>treematch: 0 bytes"), std::string::npos);
+}
+
+TEST(RenderReportHtml, NoLinkSectionWithoutLinkLoads) {
+  EXPECT_EQ(render_report_html(small_report()).find("id=\"links\""), std::string::npos);
 }
 
 /// A fresh empty directory per test, removed afterwards.

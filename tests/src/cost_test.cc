@@ -13,6 +13,8 @@
 #include <gtest/gtest.h>
 #include <tbb/global_control.h>
 
+#include "tests/src/hierarchical_pattern.h"
+
 namespace treematch {
 namespace {
 
@@ -43,25 +45,6 @@ std::uint64_t bits(double value) {
   return std::bit_cast<std::uint64_t>(value);
 }
 
-/// Symmetric C
-///        0   1   2   3
-///   0 [  0  10   2   1 ]
-///   1 [ 10   0   3   0 ]
-///   2 [  2   3   0   5 ]
-///   3 [  1   0   5   0 ]
-CommGraph symmetric_4x4() {
-  return CommGraph::from_triplets(4, {{0, 1, 10},
-                                      {1, 0, 10},
-                                      {0, 2, 2},
-                                      {2, 0, 2},
-                                      {0, 3, 1},
-                                      {3, 0, 1},
-                                      {1, 2, 3},
-                                      {2, 1, 3},
-                                      {2, 3, 5},
-                                      {3, 2, 5}});
-}
-
 TEST(EvaluateCost, SymmetricMatrixSumsOverBothDirections) {
   // Arrange: symmetric C
   //        0   1   2   3
@@ -69,7 +52,7 @@ TEST(EvaluateCost, SymmetricMatrixSumsOverBothDirections) {
   //   1 [ 10   0   3   0 ]
   //   2 [  2   3   0   5 ]
   //   3 [  1   0   5   0 ]
-  const CommGraph graph = symmetric_4x4();
+  const CommGraph graph = testing::symmetric_4x4();
   ASSERT_FALSE(graph.was_symmetrised());
 
   // Act
@@ -167,7 +150,7 @@ TEST(TrafficByHeight, SplitsTheVolumeByCommonAncestorHeight) {
 }
 
 TEST(TrafficByHeight, SymmetricMatrixAddsUpToTheTotalVolume) {
-  const CommGraph graph = symmetric_4x4();
+  const CommGraph graph = testing::symmetric_4x4();
 
   const std::vector<double> traffic = traffic_by_height(graph, tree_2x2x2(), four_ranks());
 

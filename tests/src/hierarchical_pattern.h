@@ -68,4 +68,23 @@ inline CommGraph random_sparse_graph(Index n, int degree, std::uint64_t seed) {
   return CommGraph::from_triplets(n, std::move(triplets));
 }
 
+/// Symmetric C
+///        0   1   2   3
+///   0 [  0  10   2   1 ]
+///   1 [ 10   0   3   0 ]
+///   2 [  2   3   0   5 ]
+///   3 [  1   0   5   0 ]
+inline CommGraph symmetric_4x4() {
+  return CommGraph::from_triplets(4, {{0, 1, 10},
+                                      {1, 0, 10},
+                                      {0, 2, 2},
+                                      {2, 0, 2},
+                                      {0, 3, 1},
+                                      {3, 0, 1},
+                                      {1, 2, 3},
+                                      {2, 1, 3},
+                                      {2, 3, 5},
+                                      {3, 2, 5}});
+}
+
 }  // namespace treematch::testing
