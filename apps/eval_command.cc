@@ -33,7 +33,10 @@ CLI::App* add_eval_command(CLI::App& app, EvalOptions& options) {
 }
 
 int run_eval(const EvalOptions& options) {
-  const Inputs inputs = load_inputs(options.input);
+  // The mapping may use any leaf of the tree, not only the first ones the processes would fill.
+  InputOptions input = options.input;
+  input.whole_tree = true;
+  const Inputs inputs = load_inputs(input);
   const CommGraph& graph = inputs.whole_graph();
   io::MappingFileOptions file{inputs.numbering, parse_hosts(options.hosts)};
   if (file.hosts.empty()) file.hosts = inputs.hosts;

@@ -138,13 +138,16 @@ Inputs read_then_place(const InputOptions& options) {
     const Index n = header.order;
     const auto start = std::chrono::steady_clock::now();
     const std::int64_t per_leaf = options.oversubscribe;
-    placement = load_placement(options, MPI_COMM_NULL, (n + per_leaf - 1) / per_leaf);
+    placement = load_placement(options, MPI_COMM_NULL,
+                               options.whole_tree ? 0 : (n + per_leaf - 1) / per_leaf);
     topology_seconds = seconds_since(start);
     check_fits(*placement, n, options.oversubscribe, options.matrix, options.hardware_threads);
     check_header_memory(options, header, ranks);
   });
   check_read_memory(options, inputs);
-  if (!placement) placement = load_placement(options, MPI_COMM_NULL, inputs.processes());
+  if (!placement) {
+    placement = load_placement(options, MPI_COMM_NULL, options.whole_tree ? 0 : inputs.processes());
+  }
   place(inputs, std::move(*placement), options);
   inputs.read_seconds = std::max(0.0, inputs.read_seconds - topology_seconds);
   inputs.topology_seconds = topology_seconds;

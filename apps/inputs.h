@@ -30,6 +30,8 @@ struct InputOptions {
   /// --hwthreads: hardware threads are the leaves (Open MPI's --use-hwthread-cpus), not cores.
   bool hardware_threads = false;
   int node_size = 0;       ///< leaves per machine, 0 = from the topology
+  /// Read the whole tree, never the part the processes fill (eval: a mapping may use any leaf).
+  bool whole_tree = false;
   std::string link_costs;  ///< "1:10:100": per-level link costs, bottom-up; empty = the topology's
   io::LinkModelOptions links;  ///< --link-model, --link-bandwidth, --link-latency
   int threads = 0;

@@ -294,12 +294,18 @@ bool move_rank(Loads& loads, const Topology& tree, const HotLink& link, Index ra
     const Index partner = partners[p].second;
     const auto [begin, end] = neighbourhood(tree, loads.leaf_of(partner), link.depth);
     for (Index leaf = begin; leaf < end; ++leaf) consider(leaf);
-    // The partner's own partners across the link: ranks on the other side of the same boundary,
-    // whose exchange with `rank` moves the boundary instead of crossing it.
+    // The partner's heaviest own partners across the link: ranks on the other side of the same
+    // boundary, whose exchange with `rank` moves the boundary instead of crossing it.
+    std::vector<std::pair<double, Index>> boundary;  // (-volume, leaf)
     for (Offset e = view.row_begin(partner); e < view.row_end(partner); ++e) {
-      const Index leaf = loads.leaf_of(view.targets[static_cast<std::size_t>(e)]);
-      if (leaf / below != link.vertex) consider(leaf);
+      const auto entry = static_cast<std::size_t>(e);
+      const Index leaf = loads.leaf_of(view.targets[entry]);
+      if (leaf / below != link.vertex) boundary.emplace_back(-view.weights[entry], leaf);
     }
+    const auto near = std::min<std::size_t>(boundary.size(), kCongestionTargetLeaves);
+    std::partial_sort(boundary.begin(), boundary.begin() + static_cast<std::ptrdiff_t>(near),
+                      boundary.end());
+    for (std::size_t b = 0; b < near; ++b) consider(boundary[b].second);
   }
   for (const Index leaf : cool) consider(leaf);
   if (best.leaf < 0) return false;

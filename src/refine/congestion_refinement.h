@@ -29,7 +29,8 @@ struct CongestionStats {
 /// the ranks sending the most across it each try to move next to their heaviest partners on the
 /// other side: every leaf of the smallest subtree around such a partner holding at least
 /// kCongestionTargetLeaves leaves (and outside the hot link's subtree) is priced as an exchange
-/// with its rank, or a move when it is free, and so are the quietest leaves (free, or whose ranks
+/// with its rank, or a move when it is free, as are the leaves of the partner's
+/// kCongestionTargetLeaves heaviest partners outside it, and the quietest leaves (free, or whose ranks
 /// send the least out) under the kCongestionCoolLinks least loaded links of the hot link's level.
 /// The change of the norm and of the weighted cost is computed exactly from the loads of the links
 /// on the two paths; the best exchange that lowers the norm within the cost budget is applied at

@@ -102,6 +102,20 @@ TEST(CliEval, LinkLoadsMatchABruteForceCountOverThePairs) {
   EXPECT_GE(links["congestion_norm"].get<double>(), busiest);
 }
 
+// A mapping may use any leaf: eval reads the whole tree, not the first leaves 2 ranks would fill.
+TEST(CliEval, AMappingOnFarLeavesOfALargeTreeIsCosted) {
+  TempDir dir;
+  std::ofstream(dir.file("pair.mat")) << "0 3\n3 0\n";
+  std::ofstream(dir.file("far.perm")) << "0\n9\n";
+  const CommandResult eval =
+      run_treematch("eval --json -m " + dir.file("pair.mat") + " -t 'tleaf 2 4 10 4 1' --mapping " +
+                        dir.file("far.perm"),
+                    dir);
+  ASSERT_EQ(eval.exit_code, 0) << eval.err;
+  // Leaves 0 and 9 meet at the root: 2 x (10 + 1) apart, both directions of 3.
+  EXPECT_EQ(nlohmann::json::parse(eval.out)["weighted"].get<double>(), 2 * 3 * 22.0);
+}
+
 TEST(CliMap, CompareListsEveryBaselineAndTreeMatchBeatsPacked) {
   TempDir dir;
   const CommandResult run = run_treematch(
