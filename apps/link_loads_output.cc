@@ -13,17 +13,10 @@ nlohmann::json finite_or_null(double value) {
   return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
 }
 
-std::string bandwidth_text(double bytes_per_second) {
-  return std::isinf(bytes_per_second) ? std::string("free")
-                                      : fmt::format("{:.4g} GB/s", bytes_per_second / 1e9);
-}
-
 }  // namespace
 
 std::string level_name(const Topology& topology, int depth) {
-  if (depth <= 0) return "-";
-  const std::string& name = topology.levels()[static_cast<std::size_t>(depth - 1)].name;
-  return name.empty() ? fmt::format("depth {}", depth) : name;
+  return depth <= 0 ? std::string("-") : treematch::level_name(topology.levels(), depth);
 }
 
 nlohmann::json link_loads_json(const LinkLoads& loads, const Topology& topology) {

@@ -25,16 +25,6 @@ const ReportCost* row_named(const MappingReport& report, const std::string& name
   return found == report.costs.end() || !found->links ? nullptr : &*found;
 }
 
-std::string level_label(const MappingReport& report, int depth) {
-  const std::string& name = report.levels[static_cast<std::size_t>(depth - 1)].name;
-  return name.empty() ? fmt::format("depth {}", depth) : name;
-}
-
-std::string bandwidth_text(double bytes_per_second) {
-  return std::isinf(bytes_per_second) ? std::string("free")
-                                      : fmt::format("{:.4g} GB/s", bytes_per_second / 1e9);
-}
-
 /// White (idle) to dark red (the busiest link of either mapping).
 std::string heat_colour(double share) {
   const double s = std::clamp(share, 0.0, 1.0);
@@ -60,9 +50,9 @@ std::string level_table(const MappingReport& report, const ReportCost& mapped,
         "<td class=\"num\">{:.3g} us</td><td class=\"num\">{:.6g}</td><td class=\"num\">{:.4g}</td>"
         "<td class=\"num\">{}</td><td class=\"num\">{:.6g}</td><td class=\"num\">{:.4g}</td>"
         "<td class=\"num\">{}</td></tr>\n",
-        escape(level_label(report, ours.depth)), ours.links, bandwidth_text(ours.spec.bandwidth),
-        ours.spec.latency * 1e6, theirs.max_bytes, theirs.max_seconds, theirs.hot_links,
-        ours.max_bytes, ours.max_seconds, ours.hot_links);
+        escape(level_name(report.levels, ours.depth)), ours.links,
+        bandwidth_text(ours.spec.bandwidth), ours.spec.latency * 1e6, theirs.max_bytes,
+        theirs.max_seconds, theirs.hot_links, ours.max_bytes, ours.max_seconds, ours.hot_links);
   }
   for (const auto& [label, field] :
        {std::pair{"predicted seconds", &LinkLoads::predicted_seconds},
@@ -93,7 +83,7 @@ std::string strips(const MappingReport& report, const ReportCost& mapped,
     svg += fmt::format(
         "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n", kLabelWidth - 8,
         y + kStripHeight + 4,
-        escape(level_label(report, mapped.links->levels[static_cast<std::size_t>(l)].depth)));
+        escape(level_name(report.levels, mapped.links->levels[static_cast<std::size_t>(l)].depth)));
     int strip_y = y;
     for (const ReportCost* row : {&reference, &mapped}) {
       const LevelLinkLoad& level = row->links->levels[static_cast<std::size_t>(l)];

@@ -101,9 +101,11 @@ LinkModel links_of(const Topology& topology, const Topology& tree, const Context
 /// norm): the tie-break of every objective. Needs the whole matrix.
 bool less_congested(const MappingInput& input, const Topology& tree, const LinkModel& links,
                     const TreeMatchResult& candidate, Kept& kept) {
-  if (!kept.congestion)
-    kept.congestion = link_loads(input.whole(), tree, links, kept.best.mapping).congestion_norm;
-  const double norm = link_loads(input.whole(), tree, links, candidate.mapping).congestion_norm;
+  const auto norm_of = [&](const Mapping& mapping) {
+    return congestion_norm(uplink_bytes_by_level(input.whole(), tree, mapping), links);
+  };
+  if (!kept.congestion) kept.congestion = norm_of(kept.best.mapping);
+  const double norm = norm_of(candidate.mapping);
   if (!(norm < *kept.congestion)) return false;
   kept.congestion = norm;
   return true;

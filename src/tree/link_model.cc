@@ -1,15 +1,14 @@
 // The presets of the link model and the checks on values a user gives.
 #include "src/tree/link_model.h"
 
+#include <array>
 #include <cmath>
 #include <cstddef>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <array>
-#include <cstdio>
 
 namespace treematch {
 namespace {
@@ -45,45 +44,22 @@ double oversubscription(LinkPreset preset, int depth) {
   return 1.0;
 }
 
-/// "level 2 (Package)" style list of the levels bottom-up, for count mismatches.
-std::string levels_bottom_up(const Topology& topology) {
-  std::string text;
-  const auto& levels = topology.levels();
-  for (std::size_t i = levels.size(); i-- > 0;) {
-    if (!text.empty()) text += ", ";
-    text += std::to_string(levels[i].arity);
-    if (!levels[i].name.empty()) text.append(" (").append(levels[i].name).append(")");
-  }
-  return text;
-}
-
-void check_count(const Topology& topology, std::size_t given, const char* what) {
-  if (given == topology.levels().size()) return;
-  std::string message = "topology ";
-  message.append(topology.shape())
-      .append(format(": %zu link %s given for %zu levels", given, what, topology.levels().size()))
-      .append("; give one per level, bottom-up (arities from the leaves: ")
-      .append(levels_bottom_up(topology))
-      .append(")");
-  throw std::invalid_argument(message);
-}
-
 /// Sets one value per level from `bottom_up` (the leaves' links first) with `set`, which checks it.
 template <typename Set>
 void set_bottom_up(LinkModel& model, const Topology& topology, const std::vector<double>& bottom_up,
                    const char* what, Set&& set) {
-  check_count(topology, bottom_up.size(), what);
+  topology.check_per_level_count(bottom_up.size(), std::string("link ") + what);
   const std::size_t levels = bottom_up.size();
   for (std::size_t i = 0; i < levels; ++i) set(model.links[i], bottom_up[levels - 1 - i]);
   model.name = "custom";
 }
 
-std::string format_bandwidth(double bytes_per_second) {
+}  // namespace
+
+std::string bandwidth_text(double bytes_per_second) {
   if (std::isinf(bytes_per_second)) return "free";
   return format("%.4g GB/s", bytes_per_second / 1e9);
 }
-
-}  // namespace
 
 std::optional<LinkPreset> parse_link_preset(std::string_view name) {
   for (const auto& [preset, preset_name] : kPresetNames) {
@@ -166,7 +142,7 @@ std::string describe(const LinkModel& model) {
   for (std::size_t i = model.links.size(); i-- > 0;) {
     const LinkSpec& link = model.links[i];
     text.append(" ")
-        .append(format_bandwidth(link.bandwidth))
+        .append(bandwidth_text(link.bandwidth))
         .append(format(" %.3g us", link.latency * 1e6))
         .append(i == 0 ? "" : " |");
   }

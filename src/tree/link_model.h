@@ -65,6 +65,9 @@ LinkModel with_bandwidths(LinkModel model, const Topology& topology,
 LinkModel with_latencies(LinkModel model, const Topology& topology,
                          const std::vector<double>& bottom_up);
 
+/// "12.5 GB/s" (4 significant digits), or "free" for an infinite bandwidth.
+std::string bandwidth_text(double bytes_per_second);
+
 /// "10 GB/s 100 ns | 20 GB/s 100 ns | ..." bottom-up, for summaries and --verbose.
 std::string describe(const LinkModel& model);
 

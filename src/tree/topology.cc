@@ -344,19 +344,27 @@ Topology Topology::with_oversubscription(Index arity) const {
   return virtual_tree.with_leaf_cpus(std::move(offsets), std::move(cpus));
 }
 
-Topology Topology::with_link_costs(const std::vector<double>& bottom_up) const {
-  if (bottom_up.size() != levels_.size()) {
-    std::string levels;
-    for (std::size_t i = levels_.size(); i-- > 0;) {
-      if (!levels.empty()) levels += ", ";
-      levels += std::to_string(levels_[i].arity) +
-                (levels_[i].name.empty() ? "" : " (" + levels_[i].name + ")");
-    }
-    throw std::invalid_argument(
-        "topology " + shape() + ": " + std::to_string(bottom_up.size()) + " link costs given for " +
-        std::to_string(levels_.size()) +
-        " levels; give one per level, bottom-up (arities from the leaves: " + levels + ")");
+void Topology::check_per_level_count(std::size_t given, const std::string& what) const {
+  if (given == levels_.size()) return;
+  std::string levels;
+  for (std::size_t i = levels_.size(); i-- > 0;) {
+    if (!levels.empty()) levels += ", ";
+    levels += std::to_string(levels_[i].arity) +
+              (levels_[i].name.empty() ? "" : " (" + levels_[i].name + ")");
   }
+  throw std::invalid_argument(
+      "topology " + shape() + ": " + std::to_string(given) + " " + what + " given for " +
+      std::to_string(levels_.size()) +
+      " levels; give one per level, bottom-up (arities from the leaves: " + levels + ")");
+}
+
+std::string level_name(const std::vector<TreeLevel>& levels, int depth) {
+  const std::string& name = levels[static_cast<std::size_t>(depth - 1)].name;
+  return name.empty() ? "depth " + std::to_string(depth) : name;
+}
+
+Topology Topology::with_link_costs(const std::vector<double>& bottom_up) const {
+  check_per_level_count(bottom_up.size(), "link costs");
   std::vector<TreeLevel> levels = levels_;
   for (std::size_t i = 0; i < levels.size(); ++i) {
     const double cost = bottom_up[levels.size() - 1 - i];

@@ -130,6 +130,9 @@ class Topology {
   /// first: `--link-costs 1:10:100` on a 3-level tree). Throws std::invalid_argument naming the
   /// levels when the count differs from depth() or a cost is negative or not finite.
   [[nodiscard]] Topology with_link_costs(const std::vector<double>& bottom_up) const;
+  /// Throws std::invalid_argument unless `given` (values of `what`, e.g. "link costs", one per
+  /// level, bottom-up) equals the number of levels: the message names the levels from the leaves.
+  void check_per_level_count(std::size_t given, const std::string& what) const;
   /// True when every level's link costs the same (then the weighted cost is a multiple of the
   /// hop-bytes).
   [[nodiscard]] bool uniform_link_costs() const;
@@ -165,6 +168,10 @@ class Topology {
   int machine_level_ = 0;
   Index machine_os_stride_ = 0;
 };
+
+/// The name of the level of `levels` (root first) whose vertices are at `depth` (1: the root's
+/// children), "depth d" when it has none; for messages and reports.
+std::string level_name(const std::vector<TreeLevel>& levels, int depth);
 
 /// The levels (root first, before arity-1 levels drop) of the part of a tree that a mapping of
 /// `needed` leaves uses: the leftmost smallest subtree holding them, and at its top only as many
