@@ -124,17 +124,22 @@ else()
   set(TM_REPEAT_SUITE OFF)
 endif()
 
-# tm_add_mpi_test(NAME SOURCES... [LIBS ...] RANKS r1 r2 ... [REPEAT_RANKS r ...]): one
-# GoogleTest binary run through mpiexec once per rank count (oversubscribed, allowed as root), each
-# run a CTest test labelled mpi. Under TM_REPEAT_SUITE only the REPEAT_RANKS runs are registered
-# when given.
+# tm_add_mpi_test(NAME SOURCES... [LIBS ...] RANKS r1 r2 ... [REPEAT_RANKS r ...]
+#                 [SANITIZE_RANKS r ...]): one GoogleTest binary run through mpiexec once per rank
+# count (oversubscribed, allowed as root), each run a CTest test labelled mpi. Under
+# TM_REPEAT_SUITE only the REPEAT_RANKS runs are registered when given, and under TM_SANITIZE the
+# SANITIZE_RANKS ones when given (2 ranks on 2 cores: sanitized ranks oversubscribed run several
+# times slower, and the unevenly divided rows are checked unsanitized and under MPICH).
 function(tm_add_mpi_test name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;RANKS;REPEAT_RANKS" ${ARGN})
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;RANKS;REPEAT_RANKS;SANITIZE_RANKS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   tm_unity_build(${name})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest MPI::MPI_CXX tm_warnings)
   if(TM_REPEAT_SUITE AND ARG_REPEAT_RANKS)
     set(ARG_RANKS ${ARG_REPEAT_RANKS})
+  endif()
+  if(TM_SANITIZE AND ARG_SANITIZE_RANKS)
+    set(ARG_RANKS ${ARG_SANITIZE_RANKS})
   endif()
   foreach(ranks IN LISTS ARG_RANKS)
     add_test(NAME ${name}.np${ranks}

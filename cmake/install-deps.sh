@@ -22,7 +22,7 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   googletest libgtest-dev \
   libcli11-dev libfmt-dev nlohmann-json3-dev \
   libpng-dev \
-  scotch \
+  scotch libsimgrid-dev \
   libmpich-dev libhdf5-mpich-dev mpich slurmctld slurmd slurm-client \
   clang libclang-rt-14-dev \
   scdoc man-db >/dev/null

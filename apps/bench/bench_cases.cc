@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "apps/bench/corpus_cases.h"
+#include "apps/bench/simulation_cases.h"
 #include "io/matrix_reader.h"
 #include "io/topology_reader.h"
 
@@ -114,6 +115,7 @@ std::vector<CaseSpec> all_cases() {
   dense.topology = "group:128 group:16 pack:2 core:4 pu:1";
   cases.push_back(dense);
   for (CaseSpec& spec : corpus_cases()) cases.push_back(std::move(spec));
+  for (CaseSpec& spec : simulation_cases()) cases.push_back(std::move(spec));
   return cases;
 }
 
@@ -219,6 +221,7 @@ LoadedCase load_case(const CaseSpec& spec, const std::string& data_dir, std::uin
         std::vector<double>(static_cast<std::size_t>(loaded.topology.depth()), 1.0));
     loaded.topology_spec = loaded.topology.to_tleaf();
   }
+  if (spec.node_size > 0) loaded.topology = loaded.topology.with_machine_size(spec.node_size);
   if (spec.matrix_source == MatrixSource::kHierarchical) {
     HierarchicalPatternSpec hierarchical;
     hierarchical.noise = spec.noise;

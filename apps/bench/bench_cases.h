@@ -56,6 +56,12 @@ struct CaseSpec {
   bool in_corpus = false;
   bool in_corpus_quick = false;
   std::string description;  ///< what the case stands for (the corpus lists it)
+  /// Leaves per machine (treematch's --node-size; the link model's network cards sit there); 0 =
+  /// the topology's own (a tleaf: one machine).
+  Index node_size = 0;
+  /// --simulate: message bytes = stored weight x this (a stencil's weights 1000/100/10 become
+  /// 1 MB faces).
+  double simulation_byte_scale = 1.0;
 };
 
 /// A case read and ready to run.

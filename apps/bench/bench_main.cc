@@ -25,6 +25,7 @@
 #include "apps/bench/cost_baseline.h"
 #include "apps/bench/peers_table.h"
 #include "apps/bench/report.h"
+#include "apps/bench/simulation_report.h"
 #include "apps/bench/spawner.h"
 #include "kernels/utility.h"
 #include "src/model/context.h"
@@ -222,6 +223,12 @@ int main(int argc, char** argv) {
                "digest), e.g. against a baseline written at another --threads");
   app.add_option("--write-baseline", write_baseline_path,
                  "write every preset cost of this run to this file (the new baseline)");
+  bool simulate = false;
+  app.add_flag("--simulate", simulate,
+               "also simulate each case's mappings (treematch per objective, Scotch, packed, "
+               "random) with SimGrid's SMPI on its tree and fat-tree link model: a replay of the "
+               "pattern and a halo exchange with computation (built with -DTM_SIMGRID=ON; meant "
+               "for --cases simulation)");
   app.add_option("--json", json_path, "also write every figure to this JSON file");
   app.add_flag("--keep-temp", keep_temp, "keep the folder of generated inputs and outputs");
   CLI11_PARSE(app, argc, argv);
@@ -236,6 +243,23 @@ int main(int argc, char** argv) {
     }
   }
 
+  if (simulate) {
+#ifdef TM_BENCH_SMPIRUN
+    options.simulation = SimulationOptions{.smpirun = TM_BENCH_SMPIRUN,
+                                           .replay = TM_BENCH_SMPI_REPLAY,
+                                           .halo = TM_BENCH_SMPI_HALO,
+                                           .timeout_seconds = options.timeout_seconds};
+#else
+    std::cerr << "treematch-bench: error: --simulate: this treematch-bench was built without "
+                 "SimGrid (configure with -DTM_SIMGRID=ON; Debian's libsimgrid-dev)\n";
+    return 2;
+#endif
+    if (options.presets_only) {
+      std::cerr << "treematch-bench: error: --simulate needs treematch's and Scotch's runs, not "
+                   "--presets-only\n";
+      return 2;
+    }
+  }
   if ((!baseline_path.empty() || !write_baseline_path.empty()) && options.presets.empty()) {
     std::cerr << "treematch-bench: error: --baseline and --write-baseline need --preset\n";
     return 2;
@@ -444,6 +468,15 @@ int main(int argc, char** argv) {
                    "core; P/b = preset cost / best; s/VieM = preset time / VieM strong's, whole "
                    "commands):\n"
                 << peers;
+    }
+    const std::string simulated = render_simulation(results);
+    if (!simulated.empty()) {
+      std::cout << "\nSimulation (SimGrid SMPI, CM02 network model, computation injected; "
+                   "fat-tree link model; replay = the pattern sent at once, halo = "
+                << SimulationOptions{}.halo_iterations
+                << " iterations of 1 ms computation + exchange; predicted and congestion from "
+                   "treematch's model; sim s = wall time of both simulations):\n"
+                << simulated;
     }
     std::cout << fmt::format("\ntotal {:.1f} s; benchmark process peak RSS {:.1f} MiB\n",
                              info.total_seconds, info.bench_peak_rss_mib)

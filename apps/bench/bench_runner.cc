@@ -21,6 +21,7 @@
 #include "kernels/utility.h"
 #include "src/model/cost.h"
 #include "src/report/baselines.h"
+#include "src/tree/link_model.h"
 
 namespace treematch::bench {
 namespace {
@@ -410,6 +411,52 @@ void cost_everything(CaseResult& result, const CommGraph& graph, const Topology&
   if (planted) add_baseline(result, "planted", graph, topology, [&] { return *planted; });
 }
 
+/// The one-process-per-core Scotch run of least weighted cost (any run when none is one to one).
+const ScotchMapping* best_scotch(const CaseResult& result, const ToolMappings& mappings) {
+  const ScotchMapping* best = nullptr;
+  double best_cost = 0.0;
+  bool best_one_to_one = false;
+  const std::pair<const ToolResult*, const std::optional<ScotchMapping>*> runs[] = {
+      {&result.scotch, &mappings.scotch},
+      {&result.scotch_cq, &mappings.scotch_cq},
+      {&result.scotch_b0, &mappings.scotch_b0}};
+  for (const auto& [tool, mapping] : runs) {
+    if (!tool->ok() || !*mapping) continue;
+    const bool one_to_one = (*mapping)->max_load <= 1;
+    if (!best || (one_to_one && !best_one_to_one) ||
+        (one_to_one == best_one_to_one && tool->cost.weighted < best_cost)) {
+      best = &**mapping;
+      best_cost = tool->cost.weighted;
+      best_one_to_one = one_to_one;
+    }
+  }
+  return best;
+}
+
+/// --simulate: treematch's two objectives, the best Scotch run, packed and random through SMPI on
+/// the case's tree and its default link model (fat-tree, as treematch's own).
+void simulate_case(CaseResult& result, const CommGraph& graph, const Topology& topology,
+                   const CaseSpec& spec, const ToolMappings& mappings,
+                   const std::optional<Mapping>& congestion, const BenchOptions& options,
+                   const fs::path& dir, Spawner& spawner, std::ostream& progress) {
+  std::vector<NamedMapping> named;
+  if (mappings.treematch) named.push_back({"treematch-sum", *mappings.treematch});
+  if (congestion) named.push_back({"treematch-congestion", *congestion});
+  if (const ScotchMapping* scotch = best_scotch(result, mappings))
+    named.push_back({"scotch", scotch->mapping});
+  try {
+    const std::vector<Index> slots = usable_slots(topology, {}, /*per_leaf=*/1);
+    named.push_back({"packed", packed_mapping(graph.size(), slots)});
+    named.push_back({"random", random_mapping(graph.size(), slots, options.seed)});
+    result.simulated =
+        simulate_mappings(named, graph, topology, preset_link_model(topology, LinkPreset::kFatTree),
+                          spec.simulation_byte_scale, *options.simulation, dir, spawner, progress);
+  } catch (const std::exception& e) {
+    result.simulation_error = e.what();
+    progress << "  simulation not run: " << result.simulation_error << std::endl;
+  }
+}
+
 }  // namespace
 
 CaseResult run_case(const CaseSpec& spec, const BenchOptions& options, const fs::path& work_dir,
@@ -477,9 +524,14 @@ CaseResult run_case(const CaseSpec& spec, const BenchOptions& options, const fs:
   ToolMappings mappings;
   const auto run_tm = [&](ToolResult& tool, const std::string& name,
                           const std::vector<std::string>& flags) {
+    std::vector<std::string> all_flags = flags;
+    if (spec.node_size > 0) {
+      all_flags.emplace_back("--node-size");
+      all_flags.push_back(std::to_string(spec.node_size));
+    }
     std::optional<Mapping> mapping =
         run_treematch(spawner, options, matrix_file, loaded->topology_spec, options.threads,
-                      options.repeat, dir / name, p, topology.leaf_count(), tool, flags);
+                      options.repeat, dir / name, p, topology.leaf_count(), tool, all_flags);
     if (mapping) {
       const PhaseSeconds phases = tool.fastest_phases();
       progress << fmt::format(
@@ -557,6 +609,12 @@ CaseResult run_case(const CaseSpec& spec, const BenchOptions& options, const fs:
       result.presets.back().mapping_digest = mapping_digest(mappings.presets.back()->leaf_of_rank);
   }
 
+  std::optional<Mapping> congestion;
+  if (options.simulation) {
+    congestion = run_tm(result.treematch_congestion, "treematch-congestion",
+                        {"--refine", "--objective", "congestion"});
+  }
+
   // The floor of a mapping's time: `treematch eval` reads the same file and costs a mapping,
   // given as a list of leaves (treematch's JSON report holds much more: parsing it took eval 11 s
   // and 1.1 GB on S3, against 4.8 s and 525 MB for the list).
@@ -612,6 +670,14 @@ CaseResult run_case(const CaseSpec& spec, const BenchOptions& options, const fs:
     progress << fmt::format("  treematch hop-bytes {:.6g}", tm.cost.hop_bytes) << std::endl;
   if (sc.ok()) progress << fmt::format("  scotch hop-bytes {:.6g}", sc.cost.hop_bytes) << std::endl;
   progress << fmt::format("  costs and baselines: {:.2f} s", seconds_since(start)) << std::endl;
+  if (options.simulation && result.error.empty()) {
+    if (loaded->graph) {
+      simulate_case(result, *loaded->graph, topology, spec, mappings, congestion, options, dir,
+                    spawner, progress);
+    } else {
+      result.simulation_error = "the matrix is not held (a dense generated case)";
+    }
+  }
   return result;
 }
 

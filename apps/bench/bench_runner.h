@@ -3,12 +3,14 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "apps/bench/bench_cases.h"
 #include "apps/bench/report.h"
+#include "apps/bench/simulation_runner.h"
 #include "apps/bench/spawner.h"
 
 namespace treematch::bench {
@@ -39,6 +41,8 @@ struct BenchOptions {
   std::string viem;  ///< path of VieM's `viem`; empty = not run (n/a)
   /// VieM runs only up to this many processes (its time grows about as p^2).
   Index viem_max_processes = 8192;
+  /// --simulate: each case's mappings also simulated with SMPI (simulation_runner.h).
+  std::optional<SimulationOptions> simulation;
 };
 
 /// Sets up the case in `work_dir` (a folder of its own is made there), runs `treematch map

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "apps/bench/simulation_report.h"
+
 namespace treematch::bench {
 
 PhaseSeconds ToolResult::fastest_phases() const {
@@ -766,6 +768,10 @@ nlohmann::json to_json(const RunInfo& info, const std::vector<CaseResult>& resul
       j["baselines"] = baselines;
       if (c.optimum) j["optimum_nested_blocks"] = cost_json(*c.optimum);
       if (c.eval.attempted) j["treematch_eval"] = tool_json(c.eval);
+      if (c.treematch_congestion.attempted)
+        j["treematch_congestion"] = tool_json(c.treematch_congestion);
+      if (!c.simulated.empty()) j["simulated"] = simulation_json(c);
+      if (!c.simulation_error.empty()) j["simulation_error"] = c.simulation_error;
       if (!c.presets.empty()) {
         nlohmann::json presets = nlohmann::json::object();
         for (const PresetResult& p : c.presets) {

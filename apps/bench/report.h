@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/bench/graph_files.h"
+#include "apps/bench/simulation_runner.h"
 #include "src/model/cost.h"
 
 namespace treematch::bench {
@@ -90,6 +91,12 @@ struct CaseResult {
   /// The cost of the nested block mapping (nested_block_mapping), the optimum of the stencil cases
   /// whose grid and machine fit the benchmark's boxes; computed only with --preset.
   std::optional<MappingCost> optimum;
+  /// --simulate: `treematch map --refine --objective congestion`.
+  ToolResult treematch_congestion;
+  /// --simulate: treematch (sum, congestion), Scotch, packed and random simulated, in that order.
+  std::vector<SimulatedMapping> simulated;
+  std::string
+      simulation_error;  ///< why the case was not simulated; empty = it was (or no --simulate)
 };
 
 /// One thread count of the thread speedup measurement.
