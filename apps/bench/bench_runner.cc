@@ -49,10 +49,6 @@ std::string last_line(const std::string& text) {
                      end - (begin == std::string::npos ? 0 : begin + 1) + 1);
 }
 
-std::string tail(const std::string& text, std::size_t bytes) {
-  return text.size() <= bytes ? text : "..." + text.substr(text.size() - bytes);
-}
-
 /// (most processes on one leaf, leaves holding more than one process).
 std::pair<Index, Index> load_stats(const Mapping& mapping, Index leaves) {
   std::vector<Index> load(static_cast<std::size_t>(leaves), 0);
@@ -85,7 +81,7 @@ void run_repeated(Spawner& spawner, const std::vector<std::string>& argv, const 
     const std::string err_log = log_prefix.string() + ".stderr";
     const ChildRun child = spawner.run(argv, out_log, err_log, timeout_seconds);
     const std::string log = read_text_file(err_log);
-    result.log_tail = tail(log, 1500);
+    result.log_tail = text_tail(log, 1500);
     if (!child.ok()) {
       const std::string why = last_line(log);
       result.failure = child.failure() + (why.empty() ? "" : ": " + why);

@@ -288,4 +288,8 @@ std::string read_text_file(const std::string& path) {
   return buffer.str();
 }
 
+std::string text_tail(const std::string& text, std::size_t bytes) {
+  return text.size() <= bytes ? text : "..." + text.substr(text.size() - bytes);
+}
+
 }  // namespace treematch::bench

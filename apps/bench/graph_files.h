@@ -76,4 +76,7 @@ void write_text_file(const std::string& path, const std::string& text);
 /// The whole file, or "" if it cannot be read.
 std::string read_text_file(const std::string& path);
 
+/// The last `bytes` of `text` after "...", or the whole text when it is no longer (a log's end).
+std::string text_tail(const std::string& text, std::size_t bytes);
+
 }  // namespace treematch::bench

@@ -68,7 +68,7 @@ std::string run_smpi(Spawner& spawner, const SimulationOptions& options, Index r
   const ChildRun run = spawner.run(argv, out, err, options.timeout_seconds);
   wall_seconds += run.wall_seconds;
   const std::string log = read_text_file(err);
-  const std::string log_tail = log.substr(log.size() > 300 ? log.size() - 300 : 0);
+  const std::string log_tail = text_tail(log, 300);
   if (!run.ok()) {
     failure = run.failure() + ": " + log_tail;
     return "";

@@ -126,33 +126,29 @@ void free_rank_messages(struct RankMessages* messages) {
   messages->send_bytes = messages->receive_bytes = NULL;
 }
 
+/* A message of 2^31 bytes or more would not fit an int count of MPI_BYTE: it goes in MPI_DOUBLE
+ * units (the transfer time is what counts). */
+static int count_of(long long bytes, MPI_Datatype* type) {
+  const int small = bytes < (1LL << 31);
+  *type = small ? MPI_BYTE : MPI_DOUBLE;
+  return (int)(small ? bytes : bytes / 8);
+}
+
 void exchange_once(const struct RankMessages* messages) {
-  char* buffer = messages->buffer;
   const int total = messages->sends + messages->receives;
   MPI_Request* requests = malloc(sizeof(MPI_Request) * (size_t)(total + 1));
   if (!requests) MPI_Abort(MPI_COMM_WORLD, 1);
   int r = 0;
-  /* A message of 2^31 bytes or more would not fit an int count of MPI_BYTE: it goes in
-   * MPI_DOUBLE units (the transfer time is what counts). */
+  MPI_Datatype type;
   for (int k = 0; k < messages->receives; ++k) {
-    const long long bytes = messages->receive_bytes[k];
-    if (bytes < (1LL << 31)) {
-      MPI_Irecv(buffer, (int)bytes, MPI_BYTE, messages->receive_from[k], 0, MPI_COMM_WORLD,
-                &requests[r++]);
-    } else {
-      MPI_Irecv(buffer, (int)(bytes / 8), MPI_DOUBLE, messages->receive_from[k], 0, MPI_COMM_WORLD,
-                &requests[r++]);
-    }
+    const int count = count_of(messages->receive_bytes[k], &type);
+    MPI_Irecv(messages->buffer, count, type, messages->receive_from[k], 0, MPI_COMM_WORLD,
+              &requests[r++]);
   }
   for (int k = 0; k < messages->sends; ++k) {
-    const long long bytes = messages->send_bytes[k];
-    if (bytes < (1LL << 31)) {
-      MPI_Isend(buffer, (int)bytes, MPI_BYTE, messages->send_to[k], 0, MPI_COMM_WORLD,
-                &requests[r++]);
-    } else {
-      MPI_Isend(buffer, (int)(bytes / 8), MPI_DOUBLE, messages->send_to[k], 0, MPI_COMM_WORLD,
-                &requests[r++]);
-    }
+    const int count = count_of(messages->send_bytes[k], &type);
+    MPI_Isend(messages->buffer, count, type, messages->send_to[k], 0, MPI_COMM_WORLD,
+              &requests[r++]);
   }
   MPI_Waitall(r, requests, MPI_STATUSES_IGNORE);
   free(requests);
