@@ -182,6 +182,7 @@ std::string describe(const Context& ctx) {
       << "greedy_top_down.max_entries = " << ctx.greedy_top_down.max_entries << '\n'
       << "multilevel.budget = " << ctx.multilevel.budget << '\n'
       << "multilevel.max_runs = " << ctx.multilevel.max_runs << '\n'
+      << "multilevel.attempt_budget = " << ctx.multilevel.attempt_budget << '\n'
       << "multilevel.max_entries = " << ctx.multilevel.max_entries << '\n'
       << "placement.oversubscribe = " << ctx.placement.oversubscribe << '\n'
       << "placement.allowed_leaves = " << ctx.placement.allowed_leaves.size() << " leaves"
@@ -340,6 +341,8 @@ void set_option(Context& ctx, std::string_view name, std::string_view value) {
     ctx.multilevel.budget = number<std::int64_t>(name, value, 0);
   } else if (is("multilevel.max_runs")) {
     ctx.multilevel.max_runs = number<int>(name, value, 1);
+  } else if (is("multilevel.attempt_budget")) {
+    ctx.multilevel.attempt_budget = number<int>(name, value, 0);
   } else if (is("multilevel.max_entries")) {
     ctx.multilevel.max_entries = number<std::int64_t>(name, value, 0);
   } else if (is("partition.coarsest")) {

@@ -83,6 +83,13 @@ struct MultilevelTopDownContext {
   /// parallel tasks); G1 3 -> 16 seeds. Above 200000 entries (S1's 390072, S2, S3) one seed.
   std::int64_t budget = 400000;
   int max_runs = 16;  ///< ... at least 1 and at most this many
+  /// ... and each seed's bisections make max(partition.attempts, ceil(attempt_budget / seeds))
+  /// attempts (0: partition.attempts): where the entries leave room for few seeds, more attempts
+  /// escape a bent cut high in the recursion instead. 36 made the 20 corpus instances with at
+  /// most 5 seeds 0.97% cheaper in geometric mean, none costlier (knn3d-8192 -6.8%, below VieM
+  /// strong's cost), but it multiplies the time of one-seed inputs, the stencils' too, where it
+  /// gains nothing: no preset sets it yet (apps/bench/README.md, "The attempt budget").
+  int attempt_budget = 0;
   /// ... up to this many matrix entries (it copies the matrix into each node's subgraph and its
   /// coarse levels: a dense 16384^2 matrix would take gigabytes).
   std::int64_t max_entries = std::int64_t{1} << 23;

@@ -17,6 +17,12 @@ int multilevel_runs(Offset entries, const MultilevelTopDownContext& ctx) {
   return static_cast<int>(std::clamp<std::int64_t>(runs, 1, std::max(1, ctx.max_runs)));
 }
 
+int multilevel_attempts(int runs, const PartitionContext& partition,
+                        const MultilevelTopDownContext& ctx) {
+  const int shared = (ctx.attempt_budget + std::max(1, runs) - 1) / std::max(1, runs);
+  return std::max(partition.attempts, shared);
+}
+
 bool multilevel_top_down_applies(Offset entries, const Topology& tree,
                                  const MultilevelTopDownContext& ctx) {
   return entries <= ctx.max_entries && tree.depth() > 0;
@@ -39,6 +45,7 @@ std::vector<TreeMatchResult> multilevel_top_down_mappings(const CommGraph& graph
   kernels::parallel_for_all(mappings.size(), [&](std::size_t run) {
     PartitionContext seeded = partition;
     seeded.seed = partition.seed + static_cast<std::uint64_t>(run);
+    seeded.attempts = multilevel_attempts(runs, partition, ctx);
     mappings[run] =
         top_down_treematch_map(graph, tree, split_depth, NodeSplit::kMultilevel, seeded, walk);
   });

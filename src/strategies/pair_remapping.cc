@@ -83,6 +83,7 @@ bool remap_pair(const Csr& sub, bool symmetrised, const Topology& pair_tree,
   MultilevelTopDownContext runs = ctx.multilevel;
   runs.budget = std::numeric_limits<std::int64_t>::max();  // exactly max_runs mappings
   runs.max_runs = ctx.pair_remap.runs;
+  runs.attempt_budget = 0;  // pair_remap.attempts each
   PartitionContext partition = ctx.partition;
   partition.seed = seed;
   partition.attempts = ctx.pair_remap.attempts;

@@ -17,6 +17,7 @@
 #include "src/driver/treematch.h"
 #include "src/model/cost.h"
 #include "src/patterns/stencil_pattern.h"
+#include "src/strategies/multilevel_top_down.h"
 #include "src/top_down/top_down_mapping.h"
 #include "tests/src/hierarchical_pattern.h"
 
@@ -313,6 +314,43 @@ TEST(MultilevelTopDown, FewerProcessesThanLeavesAndAnyThreadCount) {
     if (reference.empty()) reference = leaves;
     EXPECT_EQ(leaves, reference) << threads << " threads";
   }
+}
+
+TEST(MultilevelTopDown, TheAttemptBudgetIsSharedByTheSeeds) {
+  PartitionContext partition;
+  partition.attempts = 3;
+  MultilevelTopDownContext ctx;
+  ctx.attempt_budget = 16;
+  EXPECT_EQ(multilevel_attempts(1, partition, ctx), 16);
+  EXPECT_EQ(multilevel_attempts(2, partition, ctx), 8);
+  EXPECT_EQ(multilevel_attempts(3, partition, ctx), 6);  // ceil(16 / 3)
+  EXPECT_EQ(multilevel_attempts(5, partition, ctx), 4);
+  EXPECT_EQ(multilevel_attempts(16, partition, ctx), 3);  // never fewer than partition.attempts
+  ctx.attempt_budget = 0;
+  EXPECT_EQ(multilevel_attempts(1, partition, ctx), 3);
+}
+
+// One seed with an attempt budget of 8 is the mapping of one seed making 8 attempts, not 3's.
+TEST(MultilevelTopDown, OneSeedMakesTheAttemptsOfTheBudget) {
+  const Topology tree = tree_of({8, 8, 2, 8});
+  const CommGraph graph = random_sparse_graph(1024, 6, 11);
+  MultilevelTopDownContext one_seed;
+  one_seed.max_runs = 1;
+  const auto leaves_of = [&](int attempts, int budget) {
+    PartitionContext partition;
+    partition.attempts = attempts;
+    MultilevelTopDownContext ctx = one_seed;
+    ctx.attempt_budget = budget;
+    const auto mappings =
+        multilevel_top_down_mappings(graph, tree, GroupingContext{}, partition, ctx);
+    EXPECT_EQ(mappings.size(), 1u);
+    return mappings.front().mapping.leaf_of_rank;
+  };
+  const std::vector<Index> three = leaves_of(3, 0);
+  const std::vector<Index> eight = leaves_of(8, 0);
+  ASSERT_NE(three, eight) << "this graph must tell 3 attempts from 8";
+  EXPECT_EQ(leaves_of(3, 8), eight);
+  EXPECT_EQ(leaves_of(3, 2), three);  // a budget below the attempts changes nothing
 }
 
 }  // namespace
