@@ -19,8 +19,8 @@ int multilevel_runs(Offset entries, const MultilevelTopDownContext& ctx) {
 
 int multilevel_attempts(int runs, const PartitionContext& partition,
                         const MultilevelTopDownContext& ctx) {
-  const int shared = (ctx.attempt_budget + std::max(1, runs) - 1) / std::max(1, runs);
-  return std::max(partition.attempts, shared);
+  const int seeds = std::max(1, runs);
+  return std::max(partition.attempts, (ctx.attempt_budget + seeds - 1) / seeds);
 }
 
 bool multilevel_top_down_applies(Offset entries, const Topology& tree,
@@ -41,11 +41,12 @@ std::vector<TreeMatchResult> multilevel_top_down_mappings(const CommGraph& graph
     return bottom_up_mapping(LocalMappingInput(subgraph), subtree, inner,
                              WalkContext{AritySplit::kTable2});
   };
+  const int attempts = multilevel_attempts(runs, partition, ctx);
   std::vector<TreeMatchResult> mappings(static_cast<std::size_t>(runs));
   kernels::parallel_for_all(mappings.size(), [&](std::size_t run) {
     PartitionContext seeded = partition;
     seeded.seed = partition.seed + static_cast<std::uint64_t>(run);
-    seeded.attempts = multilevel_attempts(runs, partition, ctx);
+    seeded.attempts = attempts;
     mappings[run] =
         top_down_treematch_map(graph, tree, split_depth, NodeSplit::kMultilevel, seeded, walk);
   });
