@@ -73,8 +73,8 @@ set(ENV{UBSAN_OPTIONS} "@TM_UBSAN_OPTIONS@:$ENV{UBSAN_OPTIONS}")
   # pointers: what they leak then has neither a module nor a function left to suppress by. Every
   # process of an MPI test (and every rank given TM_PRELOAD_RUNTIME) keeps its libraries loaded
   # (cmake/sanitizers/keep_libraries_loaded.c, built without the sanitizers), so that the
-  # suppressions name Open MPI's and PMIx's modules. Unwinding every malloc through DWARF instead
-  # (until 2026-11-29) made each sanitized MPI job about 4 times slower. That library comes ahead
+  # suppressions name Open MPI's and PMIx's modules (unwinding every malloc through DWARF to name
+  # Open MPI's functions makes each sanitized MPI job about 4 times slower). That library comes ahead
   # of the ASan runtime in the programs that link the runtime: verify_asan_link_order=0 lets them
   # start (the runtime still comes before libc, whose functions it intercepts).
   set(TM_KEEP_LIBRARIES_LOADED ${PROJECT_BINARY_DIR}/libtm_keep_libraries_loaded.so)
