@@ -83,13 +83,15 @@ struct MultilevelTopDownContext {
   /// parallel tasks); G1 3 -> 16 seeds. Above 200000 entries (S1's 390072, S2, S3) one seed.
   std::int64_t budget = 400000;
   int max_runs = 16;  ///< ... at least 1 and at most this many
-  /// ... and each seed's bisections make max(partition.attempts, ceil(attempt_budget / seeds))
-  /// attempts (0: partition.attempts): where the entries leave room for few seeds, more attempts
-  /// escape a bent cut high in the recursion instead. 36 made the 20 corpus instances with at
-  /// most 5 seeds 0.97% cheaper in geometric mean, none costlier (knn3d-8192 -6.8%, below VieM
-  /// strong's cost), but it multiplies the time of one-seed inputs, the stencils' too, where it
-  /// gains nothing: no preset sets it yet (apps/bench/README.md, "The attempt budget").
-  int attempt_budget = 0;
+  /// ... and each seed's bisections whose attempts disagree make up to
+  /// max(partition.attempts, ceil(attempt_budget / seeds)) attempts
+  /// (partition.disagreement_attempts; 0: none more): where the entries leave room for few seeds,
+  /// more attempts escape a bent cut high in the recursion instead. 36: on the corpus' 43
+  /// instances 0.43% cheaper in geometric mean, 15 cheaper (knn3d-8192 -6.7%, below VieM strong's
+  /// cost; knn3d-65536 -2.3%), none costlier, for 1.3-3.9x the time on irregular inputs of 1 to 7
+  /// seeds (knn3d-65536 3.7 -> 13.3 s) and 2.5-2.8x on the dense hierarchical ones; the stencils'
+  /// attempts agree, their time stays (apps/bench/README.md, "The attempt budget").
+  int attempt_budget = 36;
   /// ... up to this many matrix entries (it copies the matrix into each node's subgraph and its
   /// coarse levels: a dense 16384^2 matrix would take gigabytes).
   std::int64_t max_entries = std::int64_t{1} << 23;
@@ -142,6 +144,12 @@ struct PartitionContext {
   /// bench cases' mappings unchanged (S2: another one at the optimum).
   int agreeing_attempts = 3;
   kernels::Index agreement_vertices = 1024;
+  /// When every attempt of a bisection is made and only one reached their lowest cut, three more
+  /// at a time until two have reached it or this many are made in all (0, or at most `attempts`:
+  /// none more). A lowest cut found once among scattered cuts is a lucky draw: the bisections of
+  /// irregular graphs scatter, the stencils' agree. Set for each multilevel seed from
+  /// multilevel.attempt_budget; not on graphs too small to coarsen.
+  int disagreement_attempts = 0;
   /// Passes of pairwise swaps between the parts after the bisections (each stops the polishing
   /// when it swaps nothing): the k-way cut of a tree node's split.
   int swap_passes = 8;

@@ -30,6 +30,10 @@ using kernels::Weight;
 constexpr Index kNone = -1;
 /// Below this many vertices the two halves of a bisection are not worth a task each.
 constexpr Index kParallelVertices = 2048;
+/// Attempts made together while a bisection's attempts disagree (PartitionContext::
+/// disagreement_attempts): as many as the first round of the default preset, and a fixed count,
+/// so the attempts made do not depend on the thread count.
+constexpr std::size_t kAttemptsPerRound = 3;
 
 using kernels::at;
 
@@ -429,6 +433,15 @@ Bisection* agreeing_attempt(std::vector<Bisection>& tried, std::size_t count) {
   return at_lowest >= std::max<std::ptrdiff_t>(2, last - first - 1) ? &*lowest : nullptr;
 }
 
+/// Whether two or more of the attempts reach their lowest cut.
+bool lowest_cut_reached_twice(const std::vector<Bisection>& tried) {
+  const auto lowest =
+      std::min_element(tried.begin(), tried.end(),
+                       [](const Bisection& a, const Bisection& b) { return a.cut < b.cut; });
+  return std::count_if(tried.begin(), tried.end(),
+                       [&](const Bisection& b) { return b.cut == lowest->cut; }) >= 2;
+}
+
 /// The best of ctx.attempts multilevel bisections, each followed by its V-cycles (attempt 0 with
 /// ctx.seed, the others with seeds hashed from it): the lowest cut, the earliest attempt on ties.
 /// The attempts share nothing, so they run as tasks and the result does not depend on the thread
@@ -440,7 +453,8 @@ Bisection* agreeing_attempt(std::vector<Bisection>& tried, std::size_t count) {
 /// preset, in the 60 bisections of S1 and S2 where three attempts agreed, and the 30 (before
 /// V-cycles) and 5 (after) of the 22 bench cases where two of three did, no V-cycle and no later
 /// attempt found a lower cut. Two attempts out of two are not enough: on S2 they agreed above a
-/// cut a third found.
+/// cut a third found. When all ctx.attempts are made and only one reached the lowest cut, up to
+/// ctx.disagreement_attempts in all, kAttemptsPerRound at a time, until two reach it.
 std::vector<Index> bisect(CsrView graph, Load target0, const PartitionContext& ctx) {
   std::vector<Bisection> tried(at(std::max(1, ctx.attempts)));
   const auto seeded = [&](std::size_t a) {
@@ -468,6 +482,12 @@ std::vector<Index> bisect(CsrView graph, Load target0, const PartitionContext& c
     made = agreeing;
   }
   attempt(made, tried.size());
+  const std::size_t most = at(std::max(0, ctx.disagreement_attempts));
+  while (tried.size() < most && !lowest_cut_reached_twice(tried)) {
+    const std::size_t before = tried.size();
+    tried.resize(std::min(most, before + kAttemptsPerRound));
+    attempt(before, tried.size());
+  }
   std::size_t best = 0;
   for (std::size_t a = 1; a < tried.size(); ++a) {
     if (tried[a].cut < tried[best].cut) best = a;
@@ -494,8 +514,10 @@ void split_range(kernels::HeldCsr held, std::vector<Index> ids, const std::vecto
   if (ctx.grow_attempts)
     own.attempts = std::max(ctx.attempts, static_cast<int>(std::bit_width(hi - lo - 1)));
   // On a graph too small to coarsen, attempts differ only by their growing starts.
-  if (ctx.uncoarsened_attempts > 0 && g.n <= coarsening_stop(ctx))
+  if (ctx.uncoarsened_attempts > 0 && g.n <= coarsening_stop(ctx)) {
     own.attempts = std::min(own.attempts, ctx.uncoarsened_attempts);
+    own.disagreement_attempts = 0;
+  }
   std::vector<Index> side = bisect(g, target0, own);
   std::vector<Index> ids_of[2];
   for (Index v = 0; v < g.n; ++v) ids_of[at(side[at(v)])].push_back(ids[at(v)]);

@@ -23,7 +23,8 @@ namespace treematch {
 /// sizes made exact at the finest level; then ctx.vcycles V-cycles (coarsen again inside the two
 /// sides, FM again) keep any lower cut. Each bisection into q parts is made max(ctx.attempts,
 /// ceil(log2 q)) times with different seeds (as parallel tasks) and the lowest cut kept, unless
-/// the first ctx.agreeing_attempts agree on a graph of ctx.agreement_vertices or more. The two
+/// the first ctx.agreeing_attempts agree on a graph of ctx.agreement_vertices or more; when all
+/// are made and only one reached the lowest cut, more, up to ctx.disagreement_attempts. The two
 /// halves of a bisection are split as parallel tasks (they share nothing), so the result is the
 /// same for any thread count. O(nnz log k) for k parts, times the FM passes and V-cycles. Returns
 /// the part of each vertex. Throws std::invalid_argument if the sizes do not sum to graph.n or one

@@ -17,8 +17,8 @@ int multilevel_runs(Offset entries, const MultilevelTopDownContext& ctx) {
   return static_cast<int>(std::clamp<std::int64_t>(runs, 1, std::max(1, ctx.max_runs)));
 }
 
-int multilevel_attempts(int runs, const PartitionContext& partition,
-                        const MultilevelTopDownContext& ctx) {
+int multilevel_disagreement_attempts(int runs, const PartitionContext& partition,
+                                     const MultilevelTopDownContext& ctx) {
   const int seeds = std::max(1, runs);
   return std::max(partition.attempts, (ctx.attempt_budget + seeds - 1) / seeds);
 }
@@ -41,12 +41,12 @@ std::vector<TreeMatchResult> multilevel_top_down_mappings(const CommGraph& graph
     return bottom_up_mapping(LocalMappingInput(subgraph), subtree, inner,
                              WalkContext{AritySplit::kTable2});
   };
-  const int attempts = multilevel_attempts(runs, partition, ctx);
+  const int disagreement_attempts = multilevel_disagreement_attempts(runs, partition, ctx);
   std::vector<TreeMatchResult> mappings(static_cast<std::size_t>(runs));
   kernels::parallel_for_all(mappings.size(), [&](std::size_t run) {
     PartitionContext seeded = partition;
     seeded.seed = partition.seed + static_cast<std::uint64_t>(run);
-    seeded.attempts = attempts;
+    seeded.disagreement_attempts = disagreement_attempts;
     mappings[run] =
         top_down_treematch_map(graph, tree, split_depth, NodeSplit::kMultilevel, seeded, walk);
   });

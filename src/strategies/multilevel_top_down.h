@@ -19,13 +19,14 @@ int multilevel_runs(Offset entries, const MultilevelTopDownContext& ctx);
 bool multilevel_top_down_applies(Offset entries, const Topology& tree,
                                  const MultilevelTopDownContext& ctx);
 
-/// The bisection attempts each seed makes: partition.attempts, or ceil(ctx.attempt_budget / runs)
-/// when that is more.
-int multilevel_attempts(int runs, const PartitionContext& partition,
-                        const MultilevelTopDownContext& ctx);
+/// The bisection attempts each seed makes where they disagree
+/// (PartitionContext::disagreement_attempts): partition.attempts, or ceil(ctx.attempt_budget /
+/// runs) when that is more.
+int multilevel_disagreement_attempts(int runs, const PartitionContext& partition,
+                                     const MultilevelTopDownContext& ctx);
 
-/// One mapping per seed (partition.seed + run), each making multilevel_attempts attempts per
-/// bisection: the nodes above depth max(1, depth - 2) split
+/// One mapping per seed (partition.seed + run), each making up to multilevel_disagreement_attempts
+/// attempts at a bisection whose attempts disagree: the nodes above depth max(1, depth - 2) split
 /// into their children's capacities by multilevel recursive bisection
 /// (src/partition/multilevel_partition.h) then the greedy split's pairwise swaps, the walk inside
 /// the subtrees below. The runs are independent tasks, returned in seed order, so the result does

@@ -204,6 +204,30 @@ TEST(MultilevelPartition, AgreeingAttemptsGiveWhatAllAttemptsGive) {
   }
 }
 
+//   With disagreement_attempts = 6, a bisection whose 3 attempts reach their lowest cut once makes
+//   3 more: it gives what 6 attempts give (the same seeds); else what 3 give. On random graphs the
+//   attempts disagree, so 6 are made at least once, and the cut is never above 3 attempts' cut.
+TEST(MultilevelPartition, DisagreeingAttemptsGoOnUpToTheirLimit) {
+  PartitionContext three;
+  three.agreeing_attempts = 0;
+  PartitionContext six = three;
+  six.attempts = 6;
+  PartitionContext disagreeing = three;
+  disagreeing.disagreement_attempts = 6;
+  int made_six = 0;
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    const CommGraph graph = random_sparse_graph(3000, /*degree=*/5, seed);
+    const std::vector<Index> sizes = {1500, 1500};
+    const std::vector<Index> by_three = multilevel_partition(graph.view(), sizes, three);
+    const std::vector<Index> by_six = multilevel_partition(graph.view(), sizes, six);
+    const std::vector<Index> part = multilevel_partition(graph.view(), sizes, disagreeing);
+    EXPECT_TRUE(part == by_three || part == by_six) << "seed " << seed;
+    EXPECT_LE(edge_cut(graph.view(), part), edge_cut(graph.view(), by_three)) << "seed " << seed;
+    if (part == by_six && by_six != by_three) ++made_six;
+  }
+  EXPECT_GE(made_six, 1) << "no bisection made more attempts";
+}
+
 //   A 32 x 16 x 16 stencil, ranks shuffled, on 64 switches x 16 nodes x 2 packages x 4 cores:
 //   the cheapest mapping nests blocks, 4 x 4 x 8 cells per switch, 2 x 2 x 2 per node, 2 x 2 x 1
 //   per package (nested_block_mapping: every level's cut is then the least a box of that size
@@ -231,7 +255,9 @@ TEST(MultilevelPartition, SameResultForAnyThreadCount) {
   const CommGraph graph = random_sparse_graph(12000, /*degree=*/5, 9);
   const std::vector<Index> sizes = {3000, 3000, 2000, 2000, 2000};
   PartitionContext fast = preset_context(Preset::kFast).partition;
-  for (const PartitionContext& ctx : {PartitionContext{}, fast}) {
+  PartitionContext disagreeing;
+  disagreeing.disagreement_attempts = 12;
+  for (const PartitionContext& ctx : {PartitionContext{}, fast, disagreeing}) {
     std::vector<Index> reference;
     for (int threads : {1, 2, 4}) {
       const tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
@@ -321,36 +347,38 @@ TEST(MultilevelTopDown, TheAttemptBudgetIsSharedByTheSeeds) {
   partition.attempts = 3;
   MultilevelTopDownContext ctx;
   ctx.attempt_budget = 16;
-  EXPECT_EQ(multilevel_attempts(1, partition, ctx), 16);
-  EXPECT_EQ(multilevel_attempts(2, partition, ctx), 8);
-  EXPECT_EQ(multilevel_attempts(3, partition, ctx), 6);  // ceil(16 / 3)
-  EXPECT_EQ(multilevel_attempts(5, partition, ctx), 4);
-  EXPECT_EQ(multilevel_attempts(16, partition, ctx), 3);  // never fewer than partition.attempts
+  EXPECT_EQ(multilevel_disagreement_attempts(1, partition, ctx), 16);
+  EXPECT_EQ(multilevel_disagreement_attempts(2, partition, ctx), 8);
+  EXPECT_EQ(multilevel_disagreement_attempts(3, partition, ctx), 6);  // ceil(16 / 3)
+  EXPECT_EQ(multilevel_disagreement_attempts(5, partition, ctx), 4);
+  EXPECT_EQ(multilevel_disagreement_attempts(16, partition, ctx),
+            3);  // never fewer than partition.attempts
   ctx.attempt_budget = 0;
-  EXPECT_EQ(multilevel_attempts(1, partition, ctx), 3);
+  EXPECT_EQ(multilevel_disagreement_attempts(1, partition, ctx), 3);
 }
 
-// One seed with an attempt budget of 8 is the mapping of one seed making 8 attempts, not 3's.
-TEST(MultilevelTopDown, OneSeedMakesTheAttemptsOfTheBudget) {
+// One seed spends an attempt budget of 12 where the attempts of a random graph's bisections
+// disagree: another mapping than without it, the same at any thread count; a budget below the
+// attempts changes nothing.
+TEST(MultilevelTopDown, OneSeedSpendsTheBudgetWhereAttemptsDisagree) {
   const Topology tree = tree_of({8, 8, 2, 8});
   const CommGraph graph = random_sparse_graph(1024, 6, 11);
-  MultilevelTopDownContext one_seed;
-  one_seed.max_runs = 1;
-  const auto leaves_of = [&](int attempts, int budget) {
-    PartitionContext partition;
-    partition.attempts = attempts;
-    MultilevelTopDownContext ctx = one_seed;
+  const auto leaves_of = [&](int budget, int threads) {
+    const tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
+                                    static_cast<std::size_t>(threads));
+    MultilevelTopDownContext ctx;
+    ctx.max_runs = 1;
     ctx.attempt_budget = budget;
     const auto mappings =
-        multilevel_top_down_mappings(graph, tree, GroupingContext{}, partition, ctx);
+        multilevel_top_down_mappings(graph, tree, GroupingContext{}, PartitionContext{}, ctx);
     EXPECT_EQ(mappings.size(), 1u);
     return mappings.front().mapping.leaf_of_rank;
   };
-  const std::vector<Index> three = leaves_of(3, 0);
-  const std::vector<Index> eight = leaves_of(8, 0);
-  ASSERT_NE(three, eight) << "this graph must tell 3 attempts from 8";
-  EXPECT_EQ(leaves_of(3, 8), eight);
-  EXPECT_EQ(leaves_of(3, 2), three);  // a budget below the attempts changes nothing
+  const std::vector<Index> none = leaves_of(0, 1);
+  const std::vector<Index> twelve = leaves_of(12, 1);
+  EXPECT_NE(none, twelve) << "the budget made no attempt that changed the mapping";
+  EXPECT_EQ(leaves_of(12, 2), twelve);
+  EXPECT_EQ(leaves_of(2, 1), none);
 }
 
 }  // namespace
