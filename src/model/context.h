@@ -148,7 +148,8 @@ struct PartitionContext {
   /// at a time until two have reached it or this many are made in all (0, or at most `attempts`:
   /// none more). A lowest cut found once among scattered cuts is a lucky draw: the bisections of
   /// irregular graphs scatter, the stencils' agree. Set for each multilevel seed from
-  /// multilevel.attempt_budget; not on graphs too small to coarsen.
+  /// multilevel.attempt_budget; none on graphs too small to coarsen while uncoarsened_attempts
+  /// limits their attempts.
   int disagreement_attempts = 0;
   /// Passes of pairwise swaps between the parts after the bisections (each stops the polishing
   /// when it swaps nothing): the k-way cut of a tree node's split.

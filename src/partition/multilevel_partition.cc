@@ -421,25 +421,28 @@ Bisection improve_by_vcycles(CsrView graph, Bisection best, Load target0,
   return best;
 }
 
-/// The earliest of the first `count` attempts at their lowest cut when all of them but at most one
-/// (at least two) reach it, else null.
-Bisection* agreeing_attempt(std::vector<Bisection>& tried, std::size_t count) {
+/// The earliest of some attempts at their lowest cut, and how many of them reach that cut.
+struct LowestAttempt {
+  Bisection* earliest;
+  std::ptrdiff_t reached;
+};
+
+/// The lowest of the first `count` (>= 1) attempts.
+LowestAttempt lowest_attempt(std::vector<Bisection>& tried, std::size_t count) {
   const auto first = tried.begin();
   const auto last = first + static_cast<std::ptrdiff_t>(count);
   const auto lowest = std::min_element(
       first, last, [](const Bisection& a, const Bisection& b) { return a.cut < b.cut; });
-  const auto at_lowest =
-      std::count_if(first, last, [&](const Bisection& b) { return b.cut == lowest->cut; });
-  return at_lowest >= std::max<std::ptrdiff_t>(2, last - first - 1) ? &*lowest : nullptr;
+  return {&*lowest,
+          std::count_if(first, last, [&](const Bisection& b) { return b.cut == lowest->cut; })};
 }
 
-/// Whether two or more of the attempts reach their lowest cut.
-bool lowest_cut_reached_twice(const std::vector<Bisection>& tried) {
-  const auto lowest =
-      std::min_element(tried.begin(), tried.end(),
-                       [](const Bisection& a, const Bisection& b) { return a.cut < b.cut; });
-  return std::count_if(tried.begin(), tried.end(),
-                       [&](const Bisection& b) { return b.cut == lowest->cut; }) >= 2;
+/// The earliest of the first `count` attempts at their lowest cut when all of them but at most one
+/// (at least two) reach it, else null.
+Bisection* agreeing_attempt(std::vector<Bisection>& tried, std::size_t count) {
+  const LowestAttempt lowest = lowest_attempt(tried, count);
+  const auto needed = std::max<std::ptrdiff_t>(2, static_cast<std::ptrdiff_t>(count) - 1);
+  return lowest.reached >= needed ? lowest.earliest : nullptr;
 }
 
 /// The best of ctx.attempts multilevel bisections, each followed by its V-cycles (attempt 0 with
@@ -483,16 +486,12 @@ std::vector<Index> bisect(CsrView graph, Load target0, const PartitionContext& c
   }
   attempt(made, tried.size());
   const std::size_t most = at(std::max(0, ctx.disagreement_attempts));
-  while (tried.size() < most && !lowest_cut_reached_twice(tried)) {
+  while (tried.size() < most && lowest_attempt(tried, tried.size()).reached < 2) {
     const std::size_t before = tried.size();
     tried.resize(std::min(most, before + kAttemptsPerRound));
     attempt(before, tried.size());
   }
-  std::size_t best = 0;
-  for (std::size_t a = 1; a < tried.size(); ++a) {
-    if (tried[a].cut < tried[best].cut) best = a;
-  }
-  return std::move(tried[best].side);
+  return std::move(lowest_attempt(tried, tried.size()).earliest->side);
 }
 
 /// Parts [lo, hi) for the vertices of `held`, whose original ids are `ids`. An owned graph is
