@@ -251,14 +251,16 @@ TEST(MultilevelTopDown, ShuffledStencilMapsAtTheNestedBlocksCost) {
 TEST(MultilevelPartition, SameResultForAnyThreadCount) {
   // Large enough for the halves of the first bisections to run as parallel tasks, and for the
   // first contraction to build its rows in blocks as tasks (more than 4096 coarse vertices).
-  // Also with the fast preset's side-blind ties and its fewer starts on small graphs.
+  // Also with the fast preset's side-blind ties and its fewer starts on small graphs, and with
+  // attempts made where they disagree (they do here: other parts than without).
   const CommGraph graph = random_sparse_graph(12000, /*degree=*/5, 9);
   const std::vector<Index> sizes = {3000, 3000, 2000, 2000, 2000};
   PartitionContext fast = preset_context(Preset::kFast).partition;
   PartitionContext disagreeing;
-  disagreeing.disagreement_attempts = 12;
+  disagreeing.disagreement_attempts = 6;
+  std::vector<std::vector<Index>> references;
   for (const PartitionContext& ctx : {PartitionContext{}, fast, disagreeing}) {
-    std::vector<Index> reference;
+    std::vector<Index>& reference = references.emplace_back();
     for (int threads : {1, 2, 4}) {
       const tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
                                       static_cast<std::size_t>(threads));
@@ -270,6 +272,7 @@ TEST(MultilevelPartition, SameResultForAnyThreadCount) {
       }
     }
   }
+  EXPECT_NE(references[2], references[0]) << "no bisection made more attempts";
 }
 
 TEST(MultilevelPartition, EdgeCases) {
@@ -351,8 +354,8 @@ TEST(MultilevelTopDown, TheAttemptBudgetIsSharedByTheSeeds) {
   EXPECT_EQ(multilevel_disagreement_attempts(2, partition, ctx), 8);
   EXPECT_EQ(multilevel_disagreement_attempts(3, partition, ctx), 6);  // ceil(16 / 3)
   EXPECT_EQ(multilevel_disagreement_attempts(5, partition, ctx), 4);
-  EXPECT_EQ(multilevel_disagreement_attempts(16, partition, ctx),
-            3);  // never fewer than partition.attempts
+  // Never fewer than partition.attempts.
+  EXPECT_EQ(multilevel_disagreement_attempts(16, partition, ctx), 3);
   ctx.attempt_budget = 0;
   EXPECT_EQ(multilevel_disagreement_attempts(1, partition, ctx), 3);
 }
