@@ -192,6 +192,9 @@ struct PairRemapContext {
   /// Only on inputs of at most this many processes: a round costs a mapping of every pair that
   /// talks (S2: 4164 pairs of 128-process groups, for a mapping already at the optimum).
   kernels::Index max_processes = 8192;
+  /// A pair whose mapping found nothing cheaper is mapped again from other seeds, while neither
+  /// of its subtrees changes, at most this many times (at least rounds - 1: in every round).
+  int retries = 15;
 };
 
 /// What the kept mapping is judged by (the candidates are always made and refined by the sum).

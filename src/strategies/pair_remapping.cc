@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <unordered_map>
 #include <utility>
 
 #include "kernels/parallel_tasks.h"
@@ -122,11 +123,13 @@ std::vector<std::size_t> next_matching(const std::vector<SubtreePair>& pairs, In
 }
 
 /// Maps the pairs `matching` (indexes into `pairs`; disjoint subtrees) again as parallel tasks,
-/// updating leaf_of_rank and subtree_of where a new mapping is kept. Returns how many were kept.
-long long remap_matching(const CommGraph& graph, const PairTree& shape,
-                         const std::vector<SubtreePair>& pairs,
-                         const std::vector<std::size_t>& matching, int round, const Context& ctx,
-                         std::vector<Index>& leaf_of_rank, std::vector<Index>& subtree_of) {
+/// updating leaf_of_rank and subtree_of where a new mapping is kept. Returns, per pair of the
+/// matching, whether its new mapping was kept.
+std::vector<std::uint8_t> remap_matching(const CommGraph& graph, const PairTree& shape,
+                                         const std::vector<SubtreePair>& pairs,
+                                         const std::vector<std::size_t>& matching, int round,
+                                         const Context& ctx, std::vector<Index>& leaf_of_rank,
+                                         std::vector<Index>& subtree_of) {
   const Index n = graph.size();
   const Index width = shape.width;
   std::vector<Index> part_of_subtree(at(shape.subtrees), -1);
@@ -163,8 +166,63 @@ long long remap_matching(const CommGraph& graph, const PairTree& shape,
       subtree_of[at(v)] = leaf_of_rank[at(v)] / width;  // the next matchings group by it
     }
   });
-  return std::count(kept.begin(), kept.end(), std::uint8_t{1});
+  return kept;
 }
+
+/// For each pair, how many of its mappings in a row found nothing cheaper while neither of its
+/// subtrees changed (in matchings made so far): once more than the retries allowed, mapping it
+/// again would only roll other seeds on the same input.
+class PairHistory {
+ public:
+  explicit PairHistory(Index subtrees) : subtrees_(subtrees), changed_at_(at(subtrees), 0) {}
+
+  bool exhausted(const SubtreePair& pair, int retries) const {
+    const auto found = tries_.find(key(pair));
+    return found != tries_.end() && unchanged_since(pair, found->second.last) &&
+           found->second.fruitless > retries;
+  }
+
+  /// Records one matching: its pairs tried now, the subtrees of those `kept` changed now.
+  void record(const std::vector<SubtreePair>& pairs, const std::vector<std::size_t>& matching,
+              const std::vector<std::uint8_t>& kept) {
+    ++matchings_;
+    for (std::size_t k = 0; k < matching.size(); ++k) {
+      const SubtreePair& pair = pairs[matching[k]];
+      Tries& tries = tries_[key(pair)];
+      if (kept[k] != 0) {
+        tries.fruitless = 0;
+      } else {
+        tries.fruitless =
+            tries.last > 0 && unchanged_since(pair, tries.last) ? tries.fruitless + 1 : 1;
+      }
+      tries.last = matchings_;
+    }
+    for (std::size_t k = 0; k < matching.size(); ++k) {
+      if (kept[k] == 0) continue;
+      const SubtreePair& pair = pairs[matching[k]];
+      changed_at_[at(pair.a)] = changed_at_[at(pair.b)] = matchings_;
+    }
+  }
+
+ private:
+  struct Tries {
+    long long last = 0;  ///< the last matching that had the pair (0: none)
+    int fruitless = 0;   ///< mappings in a row that found nothing cheaper, on the same input
+  };
+
+  bool unchanged_since(const SubtreePair& pair, long long matching) const {
+    return changed_at_[at(pair.a)] < matching && changed_at_[at(pair.b)] < matching;
+  }
+
+  std::int64_t key(const SubtreePair& pair) const {
+    return static_cast<std::int64_t>(pair.a) * subtrees_ + pair.b;
+  }
+
+  Index subtrees_;
+  long long matchings_ = 0;
+  std::vector<long long> changed_at_;              // 0: not since the start
+  std::unordered_map<std::int64_t, Tries> tries_;  // key (a, b)
+};
 
 }  // namespace
 
@@ -190,6 +248,7 @@ PairRemapStats remap_subtree_pairs(const CommGraph& graph, const Topology& tree,
   const PairTree shape{tree.leaves_below(depth), tree.leaf_count() / tree.leaves_below(depth),
                        pair_topology(tree, depth)};
   const Index siblings = tree.levels()[at(depth - 1)].arity;
+  PairHistory history(shape.subtrees);
   for (int round = 0; round < ctx.pair_remap.rounds; ++round) {
     progress.at(static_cast<double>(round) / ctx.pair_remap.rounds,
                 ", round " + std::to_string(round + 1));
@@ -197,14 +256,25 @@ PairRemapStats remap_subtree_pairs(const CommGraph& graph, const Topology& tree,
     for (Index v = 0; v < n; ++v) subtree_of[at(v)] = leaf_of_rank[at(v)] / shape.width;
     const std::vector<SubtreePair> pairs = talking_pairs(graph.view(), subtree_of, siblings);
     std::vector<std::uint8_t> done(pairs.size(), 0);
+    long long tried = 0;
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      if (history.exhausted(pairs[i], ctx.pair_remap.retries)) {
+        done[i] = 1;
+      } else {
+        ++tried;
+      }
+    }
     long long changed = 0;
     for (;;) {
       const std::vector<std::size_t> batch = next_matching(pairs, shape.subtrees, done);
       if (batch.empty()) break;
-      changed += remap_matching(graph, shape, pairs, batch, round, ctx, leaf_of_rank, subtree_of);
+      const std::vector<std::uint8_t> kept =
+          remap_matching(graph, shape, pairs, batch, round, ctx, leaf_of_rank, subtree_of);
+      history.record(pairs, batch, kept);
+      changed += std::count(kept.begin(), kept.end(), std::uint8_t{1});
     }
     ++stats.rounds;
-    stats.pairs += static_cast<long long>(pairs.size());
+    stats.pairs += tried;
     stats.changed += changed;
     if (changed == 0) break;
   }

@@ -99,6 +99,51 @@ TEST(PairRemapping, KeepsAMappingAtTheOptimum) {
   }
 }
 
+// A pair whose mapping found nothing cheaper is mapped again, while its subtrees stay as they
+// are, only as often as the retries allow: fewer pairs mapped over the same rounds with fewer
+// retries, never costlier than the start, the same mapping at any thread count, and rounds - 1
+// retries the same as unlimited (a pair is tried once per round at most).
+TEST(PairRemapping, PairsThatFoundNothingAreRetriedOnlyAsOftenAsAllowed) {
+  const Topology tree = tree_of({8, 4, 4});
+  ASSERT_EQ(pair_depth(tree), 1);
+  Context ctx = preset_context(Preset::kStrong);
+  ctx.pair_remap.runs = 1;
+  ctx.pair_remap.rounds = 6;
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    const CommGraph graph = random_sparse_graph(tree.leaf_count(), 4, seed);
+    const std::vector<Index> start = random_permutation(tree.leaf_count(), seed + 50);
+    std::vector<long long> pairs;  // per retries allowed: 0, 1, 5 (rounds - 1), 1000
+    std::vector<std::vector<Index>> mappings;
+    for (const int retries : {0, 1, 5, 1000}) {
+      ctx.pair_remap.retries = retries;
+      std::vector<std::vector<Index>> results;
+      std::vector<long long> tried;
+      for (const int threads : {1, 2, 4}) {
+        tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
+                                  static_cast<std::size_t>(threads));
+        std::vector<Index> leaf_of_rank = start;
+        const PairRemapStats stats = remap_subtree_pairs(graph, tree, leaf_of_rank, ctx);
+        if (retries == 1000) {
+          ASSERT_GE(stats.rounds, 3);  // rounds where retries are made
+        }
+        tried.push_back(stats.pairs);
+        results.push_back(std::move(leaf_of_rank));
+      }
+      EXPECT_EQ(results[1], results[0]);
+      EXPECT_EQ(results[2], results[0]);
+      EXPECT_EQ(tried[1], tried[0]);
+      EXPECT_LT(remapped_weighted(graph, tree, results[0]), remapped_weighted(graph, tree, start));
+      pairs.push_back(tried[0]);
+      mappings.push_back(std::move(results[0]));
+    }
+    EXPECT_LT(pairs[0], pairs[1]);
+    EXPECT_LT(pairs[1], pairs[3]);
+    EXPECT_EQ(pairs[2], pairs[3]);
+    EXPECT_EQ(mappings[2], mappings[3]);
+  }
+  EXPECT_NE(describe(ctx).find("pair_remap.retries = 1000\n"), std::string::npos);
+}
+
 TEST(PairRemapping, DoesNothingWhenSwitchedOffOrAboveItsSizeLimit) {
   const Topology tree = tree_of({4, 4, 4});
   const CommGraph graph = random_sparse_graph(64, 4, 1);
