@@ -186,21 +186,17 @@ class PairHistory {
   void record(const std::vector<SubtreePair>& pairs, const std::vector<std::size_t>& matching,
               const std::vector<std::uint8_t>& kept) {
     ++matchings_;
-    for (std::size_t k = 0; k < matching.size(); ++k) {
+    for (std::size_t k = 0; k < matching.size(); ++k) {  // disjoint pairs: any order
       const SubtreePair& pair = pairs[matching[k]];
       Tries& tries = tries_[key(pair)];
       if (kept[k] != 0) {
         tries.fruitless = 0;
+        changed_at_[at(pair.a)] = changed_at_[at(pair.b)] = matchings_;
       } else {
         tries.fruitless =
             tries.last > 0 && unchanged_since(pair, tries.last) ? tries.fruitless + 1 : 1;
       }
       tries.last = matchings_;
-    }
-    for (std::size_t k = 0; k < matching.size(); ++k) {
-      if (kept[k] == 0) continue;
-      const SubtreePair& pair = pairs[matching[k]];
-      changed_at_[at(pair.a)] = changed_at_[at(pair.b)] = matchings_;
     }
   }
 

@@ -34,10 +34,10 @@ int pair_depth(const Topology& tree);
 /// Their traffic with every other process crosses their parent or a link above it wherever they
 /// sit, so only the pair's own traffic changes, and the cost never rises. Disjoint pairs (a
 /// matching, heaviest first) are mapped as parallel tasks; the result does not depend on the thread
-/// count. Rounds (ctx.pair_remap.rounds) stop after one that changes nothing. Unless
-/// ctx.pair_remap.retry_unchanged, a pair whose last mapping found nothing cheaper is mapped again
-/// only once one of its two subtrees has changed since. Does nothing above
-/// ctx.pair_remap.max_processes processes. Cost per round: the pairs' mappings (each O(pair's
+/// count. Rounds (ctx.pair_remap.rounds) stop after one that changes nothing. A pair whose
+/// mappings found nothing cheaper more than ctx.pair_remap.retries times in a row, neither of its
+/// subtrees changing meanwhile, is mapped again only once one of them has changed. Does nothing
+/// above ctx.pair_remap.max_processes processes. Cost per round: the pairs' mappings (each O(pair's
 /// entries x runs)) plus O(nnz) per matching for the subgraphs.
 PairRemapStats remap_subtree_pairs(const CommGraph& graph, const Topology& tree,
                                    std::vector<Index>& leaf_of_rank, const Context& ctx,
