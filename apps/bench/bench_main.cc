@@ -15,6 +15,7 @@
 #include <string>
 #include <system_error>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include <fmt/format.h>
@@ -209,6 +210,13 @@ int main(int argc, char** argv) {
   app.add_option("--viem-max-p", options.viem_max_processes,
                  "largest p for which VieM runs (it holds a p x p matrix of distances)")
       ->capture_default_str();
+  std::string sharedmap_path;
+  app.add_option("--sharedmap", sharedmap_path,
+                 "SharedMap's `SharedMap` executable: also map every case whose p equals its cores "
+                 "with SharedMap strong, imbalance 0, --threads threads (default: not run)");
+  app.add_option("--sharedmap-max-p", options.sharedmap_max_processes,
+                 "largest p for which SharedMap runs")
+      ->capture_default_str();
   app.add_flag("--presets-only", options.presets_only,
                "run only the --preset mappings (no --refine / --no-refine runs, no Scotch, no "
                "eval, no MPIPP baseline): the regression guard's run");
@@ -320,10 +328,14 @@ int main(int argc, char** argv) {
               << " is not an executable file\n";
     return 2;
   }
-  if (!viem_path.empty()) {
-    options.viem = find_in_path(viem_path);
-    if (options.viem.empty()) {
-      std::cerr << "treematch-bench: error: --viem " << viem_path << " is not an executable file\n";
+  for (const auto& [option, path, found] :
+       {std::tuple{"--viem", &viem_path, &options.viem},
+        std::tuple{"--sharedmap", &sharedmap_path, &options.sharedmap}}) {
+    if (path->empty()) continue;
+    *found = find_in_path(*path);
+    if (found->empty()) {
+      std::cerr << "treematch-bench: error: " << option << " " << *path
+                << " is not an executable file\n";
       return 2;
     }
   }
@@ -462,7 +474,8 @@ int main(int argc, char** argv) {
       std::cout << presets;
     }
     const std::string peers = render_peers(results);
-    if (!peers.empty() && (!options.viem.empty() || !options.scotch.empty()) &&
+    if (!peers.empty() &&
+        (!options.viem.empty() || !options.sharedmap.empty() || !options.scotch.empty()) &&
         !options.presets_only) {
       std::cout << "\nPeers (weighted cost; best = the cheapest peer run with one process per "
                    "core; P/b = preset cost / best; s/VieM = preset time / VieM strong's, whole "

@@ -14,7 +14,7 @@
 
 #include "apps/bench/cost_baseline.h"
 #include "apps/bench/graph_files.h"
-#include "apps/bench/viem_files.h"
+#include "apps/bench/peer_mapper_files.h"
 #include "io/mapping_writer.h"
 #include "io/matrix_hdf5_writer.h"
 #include "io/matrix_reader.h"
@@ -258,63 +258,113 @@ std::string scotch_skip_reason(const LoadedCase& loaded, const BenchOptions& opt
   return "";
 }
 
-/// Why VieM does not run on this case, or "" when it does.
-std::string viem_skip_reason(const LoadedCase& loaded, const BenchOptions& options) {
+/// A hierarchical process mapper the bench calls when given its executable (--viem, --sharedmap).
+struct PeerMapper {
+  std::string label;  ///< files and progress lines: "viem", "sharedmap"
+  std::string title;  ///< "VieM strong"
+  std::string path;   ///< the executable; empty = not run
+  Index max_processes = 0;
+  std::string path_option;  ///< "--viem"
+  std::string max_option;   ///< "--viem-max-p"
+  /// The command line after the executable: the graph file, the output file, the machine.
+  std::function<std::vector<std::string>(const std::string&, const std::string&,
+                                         const PeerMachine&)>
+      arguments;
+};
+
+PeerMapper viem_mapper(const BenchOptions& options) {
+  return {"viem",
+          "VieM strong",
+          options.viem,
+          options.viem_max_processes,
+          "--viem",
+          "--viem-max-p",
+          [](const std::string& graph, const std::string& output, const PeerMachine& machine) {
+            return std::vector<std::string>{
+                graph, "--hierarchy_parameter_string=" + machine.hierarchy,
+                "--distance_parameter_string=" + machine.distances,
+                "--preconfiguration_mapping=strong", "--output_filename=" + output};
+          }};
+}
+
+/// SharedMap strong with no imbalance (so one process per core), its nb_layer thread strategy, a
+/// fixed seed (its default is random) and the threads treematch gets.
+PeerMapper sharedmap_mapper(const BenchOptions& options) {
+  const std::string threads = std::to_string(options.threads > 0 ? options.threads : 1);
+  return {
+      "sharedmap",
+      "SharedMap strong",
+      options.sharedmap,
+      options.sharedmap_max_processes,
+      "--sharedmap",
+      "--sharedmap-max-p",
+      [threads](const std::string& graph, const std::string& output, const PeerMachine& machine) {
+        return std::vector<std::string>{
+            "-g",     graph, "-m", output,   "-h", machine.hierarchy, "-d", machine.distances,
+            "-e",     "0",   "-c", "strong", "-s", "nb_layer",        "-t", threads,
+            "--seed", "1"};
+      }};
+}
+
+/// Why `peer` does not run on this case, or "" when it does.
+std::string peer_skip_reason(const PeerMapper& peer, const LoadedCase& loaded,
+                             const BenchOptions& options) {
   if (options.presets_only) return "n/a: --presets-only";
-  if (options.viem.empty()) return "n/a: no --viem";
+  if (peer.path.empty()) return "n/a: no " + peer.path_option;
   if (loaded.processes != loaded.topology.leaf_count())
-    return "n/a: VieM maps only as many processes as cores";
-  // VieM holds a dense p x p matrix of distances (4 bytes each).
-  if (loaded.processes > options.viem_max_processes) {
-    return fmt::format("n/a: p = {} > --viem-max-p {}", loaded.processes,
-                       options.viem_max_processes);
+    return "n/a: it maps only as many processes as cores";
+  if (loaded.processes > peer.max_processes) {
+    return fmt::format("n/a: p = {} > {} {}", loaded.processes, peer.max_option,
+                       peer.max_processes);
   }
   if (loaded.dense && loaded.entries > kDenseTextEntries)
     return "n/a: dense matrix too large for a text graph";
   return "";
 }
 
-/// VieM (strong) on the case's graph and machine, its permutation read back; nullopt (and
-/// tool.failure) when it does not run or fails.
-std::optional<Mapping> run_viem(const LoadedCase& loaded, const BenchOptions& options,
-                                const std::string& matrix_file, const fs::path& dir,
-                                Spawner& spawner, ToolResult& tool, std::ostream& progress) {
-  std::string why = viem_skip_reason(loaded, options);
-  const std::optional<ViemMachine> machine =
-      why.empty() ? viem_machine(loaded.topology, why) : std::nullopt;
+/// `peer` on the case's graph and machine, its output read back; nullopt (and tool.failure) when
+/// it does not run or fails. The METIS graph is written once per case (`graph_weights` remembers
+/// it) and shared by the peers.
+std::optional<Mapping> run_peer(const PeerMapper& peer, const LoadedCase& loaded,
+                                const BenchOptions& options, const std::string& matrix_file,
+                                const fs::path& dir, Spawner& spawner, ToolResult& tool,
+                                std::optional<PeerWeights>& graph_weights, std::ostream& progress) {
+  std::string why = peer_skip_reason(peer, loaded, options);
+  const std::optional<PeerMachine> machine =
+      why.empty() ? peer_machine(loaded.topology, why) : std::nullopt;
   if (!machine) {
     tool.failure = why;
-    progress << "  viem: " << why << std::endl;
+    progress << "  " << peer.label << ": " << why << std::endl;
     return std::nullopt;
   }
-  const fs::path graph_file = dir / "viem.graph";
-  const fs::path output = dir / "viem.perm";
+  const fs::path graph_file = dir / "peer.graph";
+  const fs::path output = dir / (peer.label + ".perm");
   try {
-    const ViemWeights weights =
-        loaded.graph
-            ? write_viem_graph(graph_file.string(), *loaded.graph, machine->largest_distance)
-            : write_viem_graph(graph_file.string(), io::read_matrix(matrix_file),
-                               machine->largest_distance);
-    tool.note = weights.exact ? "" : fmt::format("weights scaled by {:.3g}", weights.scale);
+    if (!graph_weights) {
+      graph_weights =
+          loaded.graph
+              ? write_peer_graph(graph_file.string(), *loaded.graph, machine->largest_distance)
+              : write_peer_graph(graph_file.string(), io::read_matrix(matrix_file),
+                                 machine->largest_distance);
+    }
+    tool.note =
+        graph_weights->exact ? "" : fmt::format("weights scaled by {:.3g}", graph_weights->scale);
   } catch (const std::exception& e) {
-    tool.failure = std::string("cannot write VieM's graph: ") + e.what();
+    tool.failure = std::string("cannot write the peers' graph: ") + e.what();
     return std::nullopt;
   }
-  const std::vector<std::string> argv{options.viem,
-                                      graph_file.string(),
-                                      "--hierarchy_parameter_string=" + machine->hierarchy,
-                                      "--distance_parameter_string=" + machine->distances,
-                                      "--preconfiguration_mapping=strong",
-                                      "--output_filename=" + output.string()};
+  std::vector<std::string> argv{peer.path};
+  for (std::string& word : peer.arguments(graph_file.string(), output.string(), *machine))
+    argv.push_back(std::move(word));
   std::optional<Mapping> mapping;
-  run_repeated(spawner, argv, output, dir / "viem", options.repeat, options.timeout_seconds, tool,
-               [&](const std::string&) {
-                 if (!mapping) mapping = read_viem_mapping(output.string(), loaded.processes);
+  run_repeated(spawner, argv, output, dir / peer.label, options.repeat, options.timeout_seconds,
+               tool, [&](const std::string&) {
+                 if (!mapping) mapping = read_peer_mapping(output.string(), loaded.processes);
                });
   if (!tool.failure.empty()) mapping.reset();
-  progress << (tool.ok() ? fmt::format("  viem strong: {:.3f} s, {:.1f} MiB", tool.min_wall_seconds,
-                                       tool.max_rss_mib)
-                         : "  viem FAILED: " + tool.failure)
+  progress << (tool.ok() ? fmt::format("  {}: {:.3f} s, {:.1f} MiB", peer.title,
+                                       tool.min_wall_seconds, tool.max_rss_mib)
+                         : fmt::format("  {} FAILED: {}", peer.label, tool.failure))
            << std::endl;
   return mapping;
 }
@@ -342,6 +392,7 @@ struct ToolMappings {
   std::optional<ScotchMapping> scotch_cq;
   std::optional<ScotchMapping> scotch_b0;
   std::optional<Mapping> viem;
+  std::optional<Mapping> sharedmap;
   std::vector<std::optional<Mapping>> presets;  ///< as CaseResult::presets
 };
 
@@ -367,6 +418,7 @@ void cost_everything(CaseResult& result, const CommGraph& graph, const Topology&
   if (mappings.scotch_cq) cost_tool(result.scotch_cq, graph, topology, mappings.scotch_cq->mapping);
   if (mappings.scotch_b0) cost_tool(result.scotch_b0, graph, topology, mappings.scotch_b0->mapping);
   if (mappings.viem) cost_tool(result.viem, graph, topology, *mappings.viem);
+  if (mappings.sharedmap) cost_tool(result.sharedmap, graph, topology, *mappings.sharedmap);
   for (std::size_t i = 0; i < mappings.presets.size(); ++i) {
     if (mappings.presets[i])
       cost_tool(result.presets[i].tool, graph, topology, *mappings.presets[i]);
@@ -594,7 +646,11 @@ CaseResult run_case(const CaseSpec& spec, const BenchOptions& options, const fs:
     mappings.scotch_b0 = run_scotch(result.scotch_b0, "scotch-b0", args);
   }
 
-  mappings.viem = run_viem(*loaded, options, matrix_file, dir, spawner, result.viem, progress);
+  std::optional<PeerWeights> peer_graph;
+  mappings.viem = run_peer(viem_mapper(options), *loaded, options, matrix_file, dir, spawner,
+                           result.viem, peer_graph, progress);
+  mappings.sharedmap = run_peer(sharedmap_mapper(options), *loaded, options, matrix_file, dir,
+                                spawner, result.sharedmap, peer_graph, progress);
 
   // Each preset as a user runs it: `treematch map --preset P`, nothing else changed.
   for (const std::string& preset : options.presets) {

@@ -41,6 +41,8 @@ struct BenchOptions {
   std::string viem;  ///< path of VieM's `viem`; empty = not run (n/a)
   /// VieM runs only up to this many processes (its time grows about as p^2).
   Index viem_max_processes = 8192;
+  std::string sharedmap;  ///< path of SharedMap's `SharedMap`; empty = not run (n/a)
+  Index sharedmap_max_processes = 65536;  ///< SharedMap runs only up to this many processes
   /// --simulate: each case's mappings also simulated with SMPI (simulation_runner.h).
   std::optional<SimulationOptions> simulation;
 };
@@ -56,9 +58,10 @@ struct BenchOptions {
 /// not held (D1) is read back with io::read_matrix for the costs, after the commands ran, and freed
 /// on return. Scotch is skipped (n/a with the reason) above options.scotch_max_processes and,
 /// unless options.scotch_dense, for dense generated matrices of more than 2^22 entries. VieM strong
-/// runs after Scotch with options.viem, where p equals the cores, up to
-/// options.viem_max_processes. With options.presets_only only the presets run (no --refine /
-/// --no-refine, Scotch, VieM, eval or MPIPP). Never throws for a problem of the
+/// and SharedMap strong run after Scotch with options.viem and options.sharedmap, where p equals
+/// the cores, up to options.viem_max_processes and options.sharedmap_max_processes. With
+/// options.presets_only only the presets run (no --refine /
+/// --no-refine, Scotch, VieM, SharedMap, eval or MPIPP). Never throws for a problem of the
 /// case itself: a case that cannot be set up has CaseResult::error set, a mapper that fails has its
 /// ToolResult::failure set. Progress goes to `progress`.
 CaseResult run_case(const CaseSpec& spec, const BenchOptions& options,

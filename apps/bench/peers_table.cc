@@ -14,6 +14,10 @@ std::string cost_text(const ToolResult& t) {
   return t.ok() ? fmt::format("{:.6g}", t.cost.weighted) : std::string("-");
 }
 
+std::string time_text(const ToolResult& t) {
+  return t.ok() ? fmt::format("{:.2f}", t.min_wall_seconds) : std::string("-");
+}
+
 /// Running geometric mean and worst case of one preset's cost / best peer.
 struct PeerMeans {
   int cases = 0;
@@ -27,7 +31,7 @@ struct PeerMeans {
 
 const ToolResult* best_peer(const CaseResult& c) {
   const ToolResult* best = nullptr;
-  for (const ToolResult* t : {&c.scotch, &c.scotch_cq, &c.scotch_b0, &c.viem}) {
+  for (const ToolResult* t : {&c.scotch, &c.scotch_cq, &c.scotch_b0, &c.viem, &c.sharedmap}) {
     if (!t->ok() || t->max_load > 1) continue;
     if (best == nullptr || t->cost.weighted < best->cost.weighted) best = t;
   }
@@ -39,6 +43,7 @@ std::string peer_name(const CaseResult& c, const ToolResult* peer) {
   if (peer == &c.scotch_cq) return "scotch-cq";
   if (peer == &c.scotch_b0) return "scotch-b0";
   if (peer == &c.viem) return "viem";
+  if (peer == &c.sharedmap) return "sharedmap";
   return "-";
 }
 
@@ -51,8 +56,9 @@ std::string render_peers(const std::vector<CaseResult>& results) {
     }
   }
   if (presets.empty()) return "";
-  std::string out = fmt::format("{:<28} {:>6} | {:>11} {:>11} {:>11} {:>8} | {:<9}", "case", "p",
-                                "Scotch", "Scotch -cq", "VieM", "VieM s", "best");
+  std::string out =
+      fmt::format("{:<28} {:>6} | {:>11} {:>11} {:>11} {:>8} {:>11} {:>8} | {:<9}", "case", "p",
+                  "Scotch", "Scotch -cq", "VieM", "VieM s", "SharedMap", "SM s", "best");
   for (const std::string& preset : presets)
     out += fmt::format(" | {:>8} {:>8}", fmt::format("{}/b", preset), "s/VieM");
   const std::size_t width = out.size();
@@ -63,9 +69,9 @@ std::string render_peers(const std::vector<CaseResult>& results) {
   for (const CaseResult& c : results) {
     if (!c.error.empty()) continue;
     const ToolResult* peer = best_peer(c);
-    out += fmt::format("{:<28} {:>6} | {:>11} {:>11} {:>11} {:>8} | {:<9}", c.name, c.processes,
-                       cost_text(c.scotch), cost_text(c.scotch_cq), cost_text(c.viem),
-                       c.viem.ok() ? fmt::format("{:.2f}", c.viem.min_wall_seconds) : "-",
+    out += fmt::format("{:<28} {:>6} | {:>11} {:>11} {:>11} {:>8} {:>11} {:>8} | {:<9}", c.name,
+                       c.processes, cost_text(c.scotch), cost_text(c.scotch_cq), cost_text(c.viem),
+                       time_text(c.viem), cost_text(c.sharedmap), time_text(c.sharedmap),
                        peer_name(c, peer));
     for (const std::string& preset : presets) {
       const auto it = std::find_if(c.presets.begin(), c.presets.end(),

@@ -759,6 +759,7 @@ nlohmann::json to_json(const RunInfo& info, const std::vector<CaseResult>& resul
       j["scotch_cq"] = tool_json(c.scotch_cq);
       j["scotch_cq_b0"] = tool_json(c.scotch_b0);
       j["viem_strong"] = tool_json(c.viem);
+      j["sharedmap_strong"] = tool_json(c.sharedmap);
       nlohmann::json baselines = nlohmann::json::object();
       for (const BaselineResult& b : c.baselines) {
         baselines[b.name] =

@@ -33,7 +33,8 @@ struct ToolResult {
   bool varied = false;          ///< the runs did not all print the same mapping
   std::string command;          ///< the command line of a run, for the record
   std::string log_tail;         ///< the end of the command's stderr
-  std::string note;  ///< how the input was adapted for the tool (VieM: scaled weights), or ""
+  std::string
+      note;  ///< how the input was adapted for the tool (VieM, SharedMap: scaled weights), or ""
   std::vector<PhaseSeconds> phases;  ///< treematch: its own timings, one per run (as wall_seconds)
   double reported_hop_bytes = -1.0;  ///< treematch: the hop-bytes its report gives (< 0: none)
 
@@ -82,6 +83,7 @@ struct CaseResult {
   ToolResult scotch_cq;        ///< scotch_gmap ... -cq (not attempted with --no-scotch-cq)
   ToolResult scotch_b0;        ///< scotch_gmap ... -cq -b0: one process per core (--no-scotch-b0)
   ToolResult viem;             ///< VieM strong (--viem), on full trees of p cores
+  ToolResult sharedmap;        ///< SharedMap strong (--sharedmap), likewise
   std::vector<BaselineResult> baselines;  ///< packed, round-robin, random, MPIPP.5
   std::vector<PresetResult> presets;      ///< one per --preset, in the order given; none without
   /// With --preset: `treematch eval` of treematch's input file and its mapping, one read of the

@@ -1,5 +1,5 @@
-// VieM's machine strings, its METIS input with integer weights, and its permutation output.
-#include "apps/bench/viem_files.h"
+// The peers' machine strings, their METIS input with integer weights, and their output.
+#include "apps/bench/peer_mapper_files.h"
 
 #include <cmath>
 #include <fstream>
@@ -10,13 +10,13 @@
 
 namespace treematch::bench {
 
-std::optional<ViemMachine> viem_machine(const Topology& topology, std::string& why) {
+std::optional<PeerMachine> peer_machine(const Topology& topology, std::string& why) {
   if (topology.depth() == 0) {
     why = "n/a: a one-leaf tree";
     return std::nullopt;
   }
   if (topology.has_holes()) {
-    why = "n/a: VieM takes only full balanced trees";
+    why = "n/a: VieM and SharedMap take only full balanced trees";
     return std::nullopt;
   }
   // From the cores up: the arity of each level, and the distance from core 0 to the first core
@@ -37,7 +37,7 @@ std::optional<ViemMachine> viem_machine(const Topology& topology, std::string& w
     integral = integral && d == std::round(d);
   }
   const double scale = integral && largest <= 1e6 ? 1.0 : (largest > 0.0 ? 1e6 / largest : 1.0);
-  ViemMachine machine;
+  PeerMachine machine;
   for (std::size_t l = 0; l < arities.size(); ++l) {
     const auto d = std::max(1LL, std::llround(distances[l] * scale));
     machine.hierarchy += fmt::format("{}{}", l == 0 ? "" : ":", arities[l]);
@@ -47,7 +47,7 @@ std::optional<ViemMachine> viem_machine(const Topology& topology, std::string& w
   return machine;
 }
 
-ViemWeights write_viem_graph(const std::string& path, const CommGraph& graph,
+PeerWeights write_peer_graph(const std::string& path, const CommGraph& graph,
                              long long largest_distance) {
   const kernels::CsrView csr = graph.view();
   const double cost_scale = graph.cost_scale();
@@ -60,15 +60,16 @@ ViemWeights write_viem_graph(const std::string& path, const CommGraph& graph,
     integers = integers && value == std::floor(value);
     arcs += value != 0.0;
   }
-  ViemWeights info;
+  PeerWeights info;
   const double limit =
-      static_cast<double>(kViemObjectiveLimit) / static_cast<double>(largest_distance);
+      static_cast<double>(kPeerObjectiveLimit) / static_cast<double>(largest_distance);
   if (!integers || sum > limit) {
     info.scale = sum > 0.0 ? limit / sum : 1.0;
     info.exact = false;
   }
   std::ofstream out(path);
-  out << csr.n << ' ' << arcs / 2 << " 1\n";
+  // "001", not "1": SharedMap reads the format field as three digits.
+  out << csr.n << ' ' << arcs / 2 << " 001\n";
   for (Index i = 0; i < csr.n; ++i) {
     bool first = true;
     for (Offset e = csr.row_begin(i); e < csr.row_end(i); ++e) {
@@ -80,13 +81,13 @@ ViemWeights write_viem_graph(const std::string& path, const CommGraph& graph,
     }
     out << '\n';
   }
-  if (!out) throw std::runtime_error(path + ": cannot write VieM's graph");
+  if (!out) throw std::runtime_error(path + ": cannot write the peers' METIS graph");
   return info;
 }
 
-Mapping read_viem_mapping(const std::string& path, Index processes) {
+Mapping read_peer_mapping(const std::string& path, Index processes) {
   std::ifstream in(path);
-  if (!in) throw std::runtime_error(path + ": cannot open VieM's permutation");
+  if (!in) throw std::runtime_error(path + ": cannot open the mapper's output");
   Mapping mapping;
   mapping.leaf_of_rank.assign(static_cast<std::size_t>(processes), -1);
   std::vector<bool> used(static_cast<std::size_t>(processes), false);
