@@ -73,11 +73,12 @@ Context preset_context(Preset preset) {
       ctx.greedy_top_down.max_processes = 65536;
       ctx.greedy_top_down.max_entries = std::int64_t{1} << 20;
       ctx.partition.attempts = 8;
-      // Its own top-down candidates from 8 seeds at most (the default preset's among them keep 16):
-      // on the 43 corpus instances the time summed 480 -> 413 s, 2 mappings changed
-      // (powerlaw-1024 +1.06%, geo2d-3000-partial -0.56%), geometric mean +0.012%; G1 -0.31% in
-      // 6.3 s instead of 7.7 (apps/bench/README.md, "Own seeds of `strong`").
-      ctx.multilevel.max_runs = 8;
+      // Its own top-down candidates from 4 seeds at most (the default preset's among them keep 16):
+      // 16 -> 8 changed 2 of the 43 corpus instances (powerlaw-1024 +1.06%, geo2d-3000-partial
+      // -0.56%), 8 -> 4 none of them nor the 21 cases of the bench's default set, and takes 10-25%
+      // off instances of up to ~100000 entries (geo2d-1024 1.8 -> 1.45 s); 2 seeds would move 2
+      // (apps/bench/README.md, "Own seeds of `strong`").
+      ctx.multilevel.max_runs = 4;
       // Its own candidates without the attempt budget, the default preset's among them with it: on
       // the corpus 7 instances cheaper than with neither (knn3d-8192 -5.7%), none costlier. With
       // it in its own too, on the first 30: 8 cheaper, 3 costlier (powerlaw-16384 +0.95%).
