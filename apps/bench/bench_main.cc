@@ -478,8 +478,8 @@ int main(int argc, char** argv) {
         (!options.viem.empty() || !options.sharedmap.empty() || !options.scotch.empty()) &&
         !options.presets_only) {
       std::cout << "\nPeers (weighted cost; best = the cheapest peer run with one process per "
-                   "core; P/b = preset cost / best; s/VieM = preset time / VieM strong's, whole "
-                   "commands):\n"
+                   "core; VieM s, SM s = VieM's and SharedMap's times; P/b = preset cost / best; "
+                   "s/VieM = preset time / VieM strong's, whole commands):\n"
                 << peers;
     }
     const std::string simulated = render_simulation(results);

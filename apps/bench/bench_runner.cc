@@ -6,6 +6,7 @@
 #include <exception>
 #include <functional>
 #include <optional>
+#include <thread>
 #include <tuple>
 #include <utility>
 
@@ -288,9 +289,11 @@ PeerMapper viem_mapper(const BenchOptions& options) {
 }
 
 /// SharedMap strong with no imbalance (so one process per core), its nb_layer thread strategy, a
-/// fixed seed (its default is random) and the threads treematch gets.
+/// fixed seed (its default is random) and the threads treematch gets (all cores without --threads).
 PeerMapper sharedmap_mapper(const BenchOptions& options) {
-  const std::string threads = std::to_string(options.threads > 0 ? options.threads : 1);
+  const unsigned cores = std::max(1U, std::thread::hardware_concurrency());
+  const std::string threads =
+      std::to_string(options.threads > 0 ? static_cast<unsigned>(options.threads) : cores);
   return {
       "sharedmap",
       "SharedMap strong",

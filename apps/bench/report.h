@@ -33,8 +33,7 @@ struct ToolResult {
   bool varied = false;          ///< the runs did not all print the same mapping
   std::string command;          ///< the command line of a run, for the record
   std::string log_tail;         ///< the end of the command's stderr
-  std::string
-      note;  ///< how the input was adapted for the tool (VieM, SharedMap: scaled weights), or ""
+  std::string note;  ///< how the input was adapted for the tool (peers: scaled weights), or ""
   std::vector<PhaseSeconds> phases;  ///< treematch: its own timings, one per run (as wall_seconds)
   double reported_hop_bytes = -1.0;  ///< treematch: the hop-bytes its report gives (< 0: none)
 
