@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "src/mpi/launcher_variables.h"
+#include "src/mpi/rank_memory.h"
 
 namespace treematch::distributed {
 
@@ -101,6 +102,8 @@ void MpiEnvironment::start(int& argc, char**& argv) {
   // would believe it is rank 0 of 1 and write the whole output. The launcher's own variables tell.
   const LauncherJob job = launcher_job();
   if (size_ == 1 && job.size > 1) refuse_unseen_ranks(job);
+  // Several ranks share the job's nodes: each keeps only the memory it uses.
+  if (size_ > 1) return_large_blocks_to_system();
 }
 
 MpiEnvironment::~MpiEnvironment() {

@@ -29,6 +29,7 @@ int size_of(MPI_Comm comm);
 bool launched_by_mpi();
 
 /// RAII for MPI_Init_thread / MPI_Finalize. Inactive (size 1, rank 0) when not launched by MPI.
+/// With several ranks, freed large blocks go back to the system (src/mpi/rank_memory.h).
 /// A launcher that started several ranks which MPI sees as one each (a binary of one MPI under
 /// another MPI's launcher, srun without an MPI plugin) ends every rank with exit code 2 and one
 /// line, from the launcher's rank 0, naming both; a launcher variable that holds no number ends
