@@ -7,11 +7,9 @@
 
 namespace treematch::distributed {
 
-bool return_large_blocks_to_system() {
+void return_large_blocks_to_system() {
 #if defined(__GLIBC__)
-  return mallopt(M_MMAP_THRESHOLD, static_cast<int>(kOwnPagesBytes)) == 1;
-#else
-  return false;
+  mallopt(M_MMAP_THRESHOLD, static_cast<int>(kOwnPagesBytes));
 #endif
 }
 

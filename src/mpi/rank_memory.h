@@ -16,8 +16,7 @@ inline constexpr std::size_t kOwnPagesBytes = std::size_t{8} << 20;
 /// freed (glibc's mallopt M_MMAP_THRESHOLD, which also keeps glibc from raising that threshold as
 /// large blocks are freed). By default glibc serves blocks of up to 32 MiB from its heap once
 /// such a block was freed, and the pages of freed ones stay resident: on S3 at 4 ranks that held
-/// the largest rank's peak 12 to 36 MiB higher. Returns false where the C library cannot
-/// be told (not glibc).
-bool return_large_blocks_to_system();
+/// the largest rank's peak 12 to 36 MiB higher. Does nothing under another C library.
+void return_large_blocks_to_system();
 
 }  // namespace treematch::distributed

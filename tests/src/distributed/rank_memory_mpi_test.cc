@@ -39,9 +39,6 @@ bool mapped_on_its_own() {
 }  // namespace
 
 TEST(RankMemory, SeveralRanksGiveLargeFreedBlocksBack) {
-#if defined(__SANITIZE_ADDRESS__)
-  GTEST_SKIP() << "AddressSanitizer replaces malloc";
-#endif
   int ranks = 0;
   ASSERT_EQ(MPI_Comm_size(MPI_COMM_WORLD, &ranks), MPI_SUCCESS);
   EXPECT_EQ(mapped_on_its_own(), ranks > 1) << ranks << " rank(s)";
