@@ -210,6 +210,8 @@ std::string describe(const Context& ctx) {
       << "partition.fm_passes = " << ctx.partition.fm_passes << '\n'
       << "partition.fm_stall = " << ctx.partition.fm_stall << '\n'
       << "partition.vcycles = " << ctx.partition.vcycles << '\n'
+      << "partition.flow_rounds = " << ctx.partition.flow_rounds << '\n'
+      << "partition.flow_reach = " << ctx.partition.flow_reach << '\n'
       << "partition.attempts = " << ctx.partition.attempts << '\n'
       << "partition.grow_attempts = " << ctx.partition.grow_attempts << '\n'
       << "partition.uncoarsened_attempts = " << ctx.partition.uncoarsened_attempts << '\n'
@@ -376,6 +378,10 @@ void set_option(Context& ctx, std::string_view name, std::string_view value) {
     ctx.partition.fm_stall = number<int>(name, value, 0);
   } else if (is("partition.vcycles")) {
     ctx.partition.vcycles = number<int>(name, value, 0);
+  } else if (is("partition.flow_rounds")) {
+    ctx.partition.flow_rounds = number<int>(name, value, 0);
+  } else if (is("partition.flow_reach")) {
+    ctx.partition.flow_reach = fraction(name, value);
   } else if (is("partition.attempts")) {
     ctx.partition.attempts = number<int>(name, value, 1);
   } else if (is("partition.grow_attempts")) {

@@ -123,6 +123,19 @@ struct PartitionContext {
   int fm_stall = 100;
   /// V-cycles after the first multilevel pass (re-coarsen inside the sides, refine again).
   int vcycles = 1;
+  /// Rounds of max-flow refinement (src/partition/flow_refinement.h) after FM at every level of
+  /// each V-cycle (none without V-cycles), each round followed by FM and kept when it lowers the
+  /// cut at no worse balance; a round that finds nothing better halves the corridor's reach. 0
+  /// (no preset sets it yet): 2 with `default` on the 43 corpus instances took the geometric
+  /// mean 0.18% lower, 14 cheaper (up to -1.6%), 7 costlier (up to +0.56%), for 19% more time
+  /// (apps/bench/README.md, "Flow refinement"); in the first uncoarsening too: -0.21%, 6
+  /// costlier (up to +0.82%), +41% time.
+  int flow_rounds = 0;
+  /// The corridor's reach: how far past its target a side may go were the whole corridor moved
+  /// to it, as a fraction of the graph's vertices (at least FM's slack at that level). 0.03: on
+  /// the 14 irregular instances of apps/bench/README.md, "Flow refinement", 0.015 and 0.06 both
+  /// gained less.
+  double flow_reach = 0.03;
   /// Independent multilevel bisections per split, each with its own matchings and starts; the
   /// lowest cut wins. One bent cut high in the recursion spoils every part below it, and a new
   /// coarsening escapes it where more starts on the same coarsest graph do not. 3, not 4: the

@@ -16,6 +16,7 @@
 #include "kernels/parallel_tasks.h"
 #include "kernels/part_subgraphs.h"
 #include "kernels/utility.h"
+#include "src/partition/flow_refinement.h"
 #include "src/partition/fm_refinement.h"
 
 namespace treematch {
@@ -311,10 +312,33 @@ Balance balance_at(const std::vector<Level>& levels, std::size_t l) {
   return {std::max({levels[l].max_weight, Load{2}, tolerance}), tolerance};
 }
 
+/// `rounds` of max-flow refinement of `b` at `level`, each followed by FM and kept when it lowers
+/// the cut at no worse balance; a round that finds nothing better halves the reach.
+void improve_by_flows(const Level& level, Bisection& b, Load target0, Balance bounds, FmRefiner& fm,
+                      int rounds, const PartitionContext& ctx) {
+  if (rounds <= 0) return;
+  const Load total = std::accumulate(level.weight.begin(), level.weight.end(), Load{0});
+  Load reach =
+      std::max(bounds.slack, static_cast<Load>(ctx.flow_reach * static_cast<double>(total)));
+  for (int round = 0; round < rounds && reach >= 1; ++round) {
+    Bisection trial = b;
+    if (!refine_by_flow(level.g, level.weight, target0, reach, trial)) break;
+    fm.refine(trial, ctx.fm_passes);
+    const Load was = fm.excess(b.load0);
+    const Load now = fm.excess(trial.load0);
+    if (now < was || (now == was && trial.cut < b.cut - 1e-12 * std::max(1.0, b.cut))) {
+      b = std::move(trial);
+    } else {
+      reach /= 2;
+    }
+  }
+}
+
 /// Projects the coarsest level's bisection down the hierarchy, FM at each level with the next
-/// finer level's vertex weight as tolerance; exact at the finest level.
+/// finer level's vertex weight as tolerance, then `flow_rounds` of flows; exact at the finest
+/// level.
 Bisection uncoarsen(const std::vector<Level>& levels, Bisection b, Load target0,
-                    const PartitionContext& ctx) {
+                    const PartitionContext& ctx, int flow_rounds) {
   for (std::size_t l = levels.size() - 1; l-- > 0;) {
     const Level& fine = levels[l];
     std::vector<Index> side(at(fine.g.n));
@@ -323,6 +347,7 @@ Bisection uncoarsen(const std::vector<Level>& levels, Bisection b, Load target0,
     const Balance bounds = balance_at(levels, l);
     FmRefiner fm(fine.g, fine.weight, target0, bounds, ctx);
     fm.refine(b, ctx.fm_passes);
+    improve_by_flows(fine, b, target0, bounds, fm, flow_rounds, ctx);
   }
   if (b.load0 != target0) {
     force_balance(levels[0], b, target0);
@@ -348,7 +373,7 @@ Bisection vcycle(CsrView graph, const Bisection& best, Load target0, Load cap,
   const Balance bounds = balance_at(levels, levels.size() - 1);
   FmRefiner fm(levels.back().g, levels.back().weight, target0, bounds, ctx);
   fm.refine(b, ctx.fm_passes);
-  return uncoarsen(levels, std::move(b), target0, ctx);
+  return uncoarsen(levels, std::move(b), target0, ctx, ctx.flow_rounds);
 }
 
 /// The heaviest coarse vertex a bisection of `graph` may build: at most twice the average at the
@@ -401,7 +426,9 @@ Bisection bisect_multilevel(CsrView graph, Load target0, const PartitionContext&
       best_excess = ex;
     }
   }
-  return uncoarsen(levels, std::move(best), target0, ctx);
+  // No flows here: they lower the cut of the V-cycles' start as well, but from there the V-cycles
+  // found less (corpus, partition.flow_rounds in src/model/context.h).
+  return uncoarsen(levels, std::move(best), target0, ctx, /*flow_rounds=*/0);
 }
 
 /// ctx.vcycles V-cycles from `best`: coarsen again without merging across the cut, so FM at the

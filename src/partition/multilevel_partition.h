@@ -21,14 +21,15 @@ namespace treematch {
 /// where it did, or at its mirror), partitions the coarsest graph; each finer
 /// level is refined by boundary FM (moves within a balance slack, best prefix kept), with the
 /// sizes made exact at the finest level; then ctx.vcycles V-cycles (coarsen again inside the two
-/// sides, FM again) keep any lower cut. Each bisection into q parts is made max(ctx.attempts,
-/// ceil(log2 q)) times with different seeds (as parallel tasks) and the lowest cut kept, unless
-/// the first ctx.agreeing_attempts agree on a graph of ctx.agreement_vertices or more; when all
-/// are made and only one reached the lowest cut, more, up to ctx.disagreement_attempts. The two
-/// halves of a bisection are split as parallel tasks (they share nothing), so the result is the
-/// same for any thread count. O(nnz log k) for k parts, times the FM passes and V-cycles. Returns
-/// the part of each vertex. Throws std::invalid_argument if the sizes do not sum to graph.n or one
-/// is < 1.
+/// sides, FM again, and ctx.flow_rounds of max-flow refinement after it at every level:
+/// src/partition/flow_refinement.h) keep any lower cut. Each bisection into q parts is made
+/// max(ctx.attempts, ceil(log2 q)) times with different seeds (as parallel tasks) and the lowest
+/// cut kept, unless the first ctx.agreeing_attempts agree on a graph of ctx.agreement_vertices or
+/// more; when all are made and only one reached the lowest cut, more, up to
+/// ctx.disagreement_attempts. The two halves of a bisection are split as parallel tasks (they share
+/// nothing), so the result is the same for any thread count. O(nnz log k) for k parts, times the FM
+/// passes and V-cycles. Returns the part of each vertex. Throws std::invalid_argument if the sizes
+/// do not sum to graph.n or one is < 1.
 std::vector<kernels::Index> multilevel_partition(kernels::CsrView graph,
                                                  const std::vector<kernels::Index>& sizes,
                                                  const PartitionContext& ctx = {});

@@ -252,14 +252,17 @@ TEST(MultilevelPartition, SameResultForAnyThreadCount) {
   // Large enough for the halves of the first bisections to run as parallel tasks, and for the
   // first contraction to build its rows in blocks as tasks (more than 4096 coarse vertices).
   // Also with the fast preset's side-blind ties and its fewer starts on small graphs, and with
-  // attempts made where they disagree (they do here: other parts than without).
+  // attempts made where they disagree (they do here: other parts than without), and with flow
+  // refinement in the V-cycles (other parts as well, still of exact sizes).
   const CommGraph graph = random_sparse_graph(12000, /*degree=*/5, 9);
   const std::vector<Index> sizes = {3000, 3000, 2000, 2000, 2000};
   PartitionContext fast = preset_context(Preset::kFast).partition;
   PartitionContext disagreeing;
   disagreeing.disagreement_attempts = 6;
+  PartitionContext flows;
+  flows.flow_rounds = 2;
   std::vector<std::vector<Index>> references;
-  for (const PartitionContext& ctx : {PartitionContext{}, fast, disagreeing}) {
+  for (const PartitionContext& ctx : {PartitionContext{}, fast, disagreeing, flows}) {
     std::vector<Index>& reference = references.emplace_back();
     for (int threads : {1, 2, 4}) {
       const tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
@@ -273,6 +276,8 @@ TEST(MultilevelPartition, SameResultForAnyThreadCount) {
     }
   }
   EXPECT_NE(references[2], references[0]) << "no bisection made more attempts";
+  EXPECT_NE(references[3], references[0]) << "no V-cycle kept a flow's cut";
+  EXPECT_EQ(part_sizes(references[3], sizes.size()), sizes);
 }
 
 TEST(MultilevelPartition, EdgeCases) {
