@@ -217,6 +217,8 @@ std::string describe(const Context& ctx) {
       << "partition.uncoarsened_attempts = " << ctx.partition.uncoarsened_attempts << '\n'
       << "partition.agreeing_attempts = " << ctx.partition.agreeing_attempts << '\n'
       << "partition.agreement_vertices = " << ctx.partition.agreement_vertices << '\n'
+      << "partition.pair_passes = " << ctx.partition.pair_passes << '\n'
+      << "partition.pair_coarsest = " << ctx.partition.pair_coarsest << '\n'
       << "partition.swap_passes = " << ctx.partition.swap_passes << '\n'
       << "partition.seed = " << ctx.partition.seed << '\n'
       << "refinement.swaps = " << ctx.refinement.swaps << '\n'
@@ -392,6 +394,10 @@ void set_option(Context& ctx, std::string_view name, std::string_view value) {
     ctx.partition.agreeing_attempts = number<int>(name, value, 0);
   } else if (is("partition.agreement_vertices")) {
     ctx.partition.agreement_vertices = number<Index>(name, value, 1);
+  } else if (is("partition.pair_passes")) {
+    ctx.partition.pair_passes = number<int>(name, value, 0);
+  } else if (is("partition.pair_coarsest")) {
+    ctx.partition.pair_coarsest = number<Index>(name, value, 2);
   } else if (is("partition.swap_passes")) {
     ctx.partition.swap_passes = number<int>(name, value, 0);
   } else if (is("partition.seed")) {

@@ -164,6 +164,16 @@ struct PartitionContext {
   /// multilevel.attempt_budget; none on graphs too small to coarsen while uncoarsened_attempts
   /// limits their attempts.
   int disagreement_attempts = 0;
+  /// Passes over every two parts of a tree node's multilevel split joined by edges, each pair
+  /// refined as a bisection of its own by V-cycles (src/partition/part_pair_refinement.h; none
+  /// without V-cycles), the swap passes again after a pass that changed a part; a pass that
+  /// changes nothing ends them (0: none). 0 (no preset sets it yet): 2 in `default` took the
+  /// corpus' geometric mean 0.29% lower, 28 of 43 cheaper (knn2d-256 -3.5%, geo2d-256-hops
+  /// -0.9%), 2 costlier (roads-256 +0.19%, knn2d-4096-hops +0.07%) for 16% more time, but S1's
+  /// mapping 0.51 -> 0.78 s for the same mapping (apps/bench/README.md, "Pairs of parts").
+  int pair_passes = 0;
+  /// ... each pair's V-cycles coarsening down to this many vertices.
+  kernels::Index pair_coarsest = 16;
   /// Passes of pairwise swaps between the parts after the bisections (each stops the polishing
   /// when it swaps nothing): the k-way cut of a tree node's split.
   int swap_passes = 8;

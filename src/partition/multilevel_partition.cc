@@ -294,7 +294,8 @@ std::vector<Level> coarsen(CsrView graph, Load cap, const PartitionContext& ctx,
   while (levels.back().g.n > coarsening_stop(ctx)) {
     const Index n = levels.back().g.n;
     const Index coarse = match(levels.back(), cap, ctx.seed + levels.size(), side);
-    if (coarse > n - n / 10) break;  // matching stalls
+    // Matching stalls: it must merge at least 10% of the vertices, and one on tiny graphs.
+    if (coarse > n - std::max<Index>(1, n / 10)) break;
     if (side != nullptr) {
       std::vector<Index> next(at(coarse));
       for (Index v = 0; v < n; ++v) next[at(levels.back().coarse_of[at(v)])] = (*side)[at(v)];
@@ -602,6 +603,23 @@ std::vector<Index> multilevel_partition(CsrView graph, const std::vector<Index>&
   std::iota(ids.begin(), ids.end(), 0);
   split_range(kernels::HeldCsr::borrowed(graph), std::move(ids), sizes, 0, sizes.size(), ctx, part);
   return part;
+}
+
+bool refine_bisection(CsrView graph, std::vector<Index>& side, Index target0,
+                      const PartitionContext& ctx) {
+  Bisection start;
+  start.side = side;
+  start.load0 = std::count(side.begin(), side.end(), Index{0});
+  start.cut = cut_of(graph, side);
+  if (start.load0 != target0) {
+    throw std::invalid_argument("refine_bisection: side 0 holds " + std::to_string(start.load0) +
+                                " vertices, not the target " + std::to_string(target0));
+  }
+  const Weight before = start.cut;
+  Bisection best = improve_by_vcycles(graph, std::move(start), target0, ctx);
+  if (!(best.cut < before) || best.load0 != target0) return false;
+  side = std::move(best.side);
+  return true;
 }
 
 double edge_cut(CsrView graph, const std::vector<Index>& part) {

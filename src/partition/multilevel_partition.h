@@ -34,6 +34,12 @@ std::vector<kernels::Index> multilevel_partition(kernels::CsrView graph,
                                                  const std::vector<kernels::Index>& sizes,
                                                  const PartitionContext& ctx = {});
 
+/// Lowers the cut of the bisection `side` (0 or 1 per vertex; side 0 holds exactly target0
+/// vertices) by ctx.vcycles V-cycles (with ctx.flow_rounds of flows), keeping the sizes; returns
+/// whether it did, `side` unchanged otherwise.
+bool refine_bisection(kernels::CsrView graph, std::vector<kernels::Index>& side,
+                      kernels::Index target0, const PartitionContext& ctx);
+
 /// Throws std::invalid_argument naming `caller` unless every size is >= 1 and the sizes sum to
 /// `n`, the graph's `members` (e.g. "vertices"; `member` is the singular).
 void check_part_sizes(std::string_view caller, kernels::Index n,

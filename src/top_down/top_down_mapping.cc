@@ -28,6 +28,7 @@
 #include "kernels/utility.h"
 #include "src/model/cost.h"
 #include "src/partition/multilevel_partition.h"
+#include "src/partition/part_pair_refinement.h"
 #include "src/refine/refinement.h"
 #include "src/walk/bottom_up.h"
 #include "src/walk/mapping_input.h"
@@ -502,6 +503,16 @@ class TopDownMapper {
           part_of = multilevel_partition(sub.view(), sizes, partition_);
           for (int pass = 0; pass < partition_.swap_passes; ++pass) {
             if (swap_pass(sub.view(), static_cast<Index>(sizes.size()), part_of) == 0) break;
+          }
+          // Then each two parts as a bisection of their own, and the swaps again after a change.
+          for (int pass = 0; pass < partition_.pair_passes; ++pass) {
+            if (!refine_part_pairs(sub.view(), static_cast<Index>(sizes.size()), part_of,
+                                   partition_)) {
+              break;
+            }
+            for (int swaps = 0; swaps < partition_.swap_passes; ++swaps) {
+              if (swap_pass(sub.view(), static_cast<Index>(sizes.size()), part_of) == 0) break;
+            }
           }
           break;
       }

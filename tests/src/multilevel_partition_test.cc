@@ -280,6 +280,22 @@ TEST(MultilevelPartition, SameResultForAnyThreadCount) {
   EXPECT_EQ(part_sizes(references[3], sizes.size()), sizes);
 }
 
+//   A star of 9 vertices coarsened down to 2: once the centre weighs the cap no pair can merge,
+//   and coarsening must stop there (it used to add the same level again for good: a graph of
+//   fewer than 10 vertices never shrank "by less than 10%").
+TEST(MultilevelPartition, CoarseningStopsWhereTinyGraphsCannotMatch) {
+  std::vector<Triplet> triplets;
+  for (Index leaf = 1; leaf < 9; ++leaf) {
+    triplets.push_back({0, leaf, 1.0});
+    triplets.push_back({leaf, 0, 1.0});
+  }
+  const CommGraph star = CommGraph::from_triplets(9, std::move(triplets));
+  PartitionContext ctx;
+  ctx.coarsest = 2;
+  EXPECT_EQ(part_sizes(multilevel_partition(star.view(), {4, 5}, ctx), 2),
+            (std::vector<Index>{4, 5}));
+}
+
 TEST(MultilevelPartition, EdgeCases) {
   const CommGraph empty = CommGraph::from_triplets(0, {});
   EXPECT_TRUE(multilevel_partition(empty.view(), {}).empty());
