@@ -24,7 +24,7 @@ constexpr Index kNone = -1;
 /// A flow network in arc lists: arc a and its reverse a ^ 1 are stored side by side.
 class FlowNetwork {
  public:
-  explicit FlowNetwork(Index nodes) : first_(at(nodes), kNone), level_(at(nodes)) {}
+  explicit FlowNetwork(Index nodes) : first_(at(nodes), kNone) {}
 
   /// An edge u - v of capacity `forward` from u to v and `backward` from v to u.
   void connect(Index u, Index v, Weight forward, Weight backward) {

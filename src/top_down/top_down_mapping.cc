@@ -500,21 +500,22 @@ class TopDownMapper {
         case NodeSplit::kMultilevel:
           // Recursive bisection fixes each split for good; swaps between any two parts
           // (the greedy split's passes) polish the k-way cut.
-          part_of = multilevel_partition(sub.view(), sizes, partition_);
-          for (int pass = 0; pass < partition_.swap_passes; ++pass) {
-            if (swap_pass(sub.view(), static_cast<Index>(sizes.size()), part_of) == 0) break;
-          }
-          // Then each two parts as a bisection of their own, and the swaps again after a change.
-          for (int pass = 0; pass < partition_.pair_passes; ++pass) {
-            if (!refine_part_pairs(sub.view(), static_cast<Index>(sizes.size()), part_of,
-                                   partition_)) {
-              break;
+          {
+            const Index part_count = static_cast<Index>(sizes.size());
+            const auto swap_until_settled = [&] {
+              for (int pass = 0; pass < partition_.swap_passes; ++pass) {
+                if (swap_pass(sub.view(), part_count, part_of) == 0) break;
+              }
+            };
+            part_of = multilevel_partition(sub.view(), sizes, partition_);
+            swap_until_settled();
+            // Then each two parts as a bisection of their own, and the swaps again after a change.
+            for (int pass = 0; pass < partition_.pair_passes; ++pass) {
+              if (!refine_part_pairs(sub.view(), part_count, part_of, partition_)) break;
+              swap_until_settled();
             }
-            for (int swaps = 0; swaps < partition_.swap_passes; ++swaps) {
-              if (swap_pass(sub.view(), static_cast<Index>(sizes.size()), part_of) == 0) break;
-            }
+            break;
           }
-          break;
       }
     }
     std::vector<std::vector<Index>> parts(sizes.size());
