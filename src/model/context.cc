@@ -50,6 +50,8 @@ Context preset_context(Preset preset) {
       // the nodes too: skipping them there took 3% off S1's time for +0.16%, but put the
       // 8192-process stencil of Presets.FastIsWithinThreePercent... at 1.030 of the optimum.
       ctx.partition.swap_passes = 1;
+      // No pairs of parts: they refine by V-cycles, which this preset does not make.
+      ctx.partition.pair_passes = 0;
       ctx.multilevel.max_entries = std::int64_t{1} << 20;
       ctx.walk.split = AritySplit::kTable2;
       ctx.grouping.largest_index_last = false;
@@ -219,6 +221,7 @@ std::string describe(const Context& ctx) {
       << "partition.agreement_vertices = " << ctx.partition.agreement_vertices << '\n'
       << "partition.pair_passes = " << ctx.partition.pair_passes << '\n'
       << "partition.pair_coarsest = " << ctx.partition.pair_coarsest << '\n'
+      << "partition.pair_neighbours = " << ctx.partition.pair_neighbours << '\n'
       << "partition.swap_passes = " << ctx.partition.swap_passes << '\n'
       << "partition.seed = " << ctx.partition.seed << '\n'
       << "refinement.swaps = " << ctx.refinement.swaps << '\n'
@@ -398,6 +401,8 @@ void set_option(Context& ctx, std::string_view name, std::string_view value) {
     ctx.partition.pair_passes = number<int>(name, value, 0);
   } else if (is("partition.pair_coarsest")) {
     ctx.partition.pair_coarsest = number<Index>(name, value, 2);
+  } else if (is("partition.pair_neighbours")) {
+    ctx.partition.pair_neighbours = number<int>(name, value, 0);
   } else if (is("partition.swap_passes")) {
     ctx.partition.swap_passes = number<int>(name, value, 0);
   } else if (is("partition.seed")) {

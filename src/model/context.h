@@ -167,13 +167,19 @@ struct PartitionContext {
   /// Passes over every two parts of a tree node's multilevel split joined by edges, each pair
   /// refined as a bisection of its own by V-cycles (src/partition/part_pair_refinement.h; none
   /// without V-cycles), the swap passes again after a pass that changed a part; a pass that
-  /// changes nothing ends them (0: none). 0 (no preset sets it yet): 2 in `default` took the
-  /// corpus' geometric mean 0.29% lower, 28 of 43 cheaper (knn2d-256 -3.5%, geo2d-256-hops
-  /// -0.9%), 2 costlier (roads-256 +0.19%, knn2d-4096-hops +0.07%) for 16% more time, but S1's
-  /// mapping 0.51 -> 0.78 s for the same mapping (apps/bench/README.md, "Pairs of parts").
-  int pair_passes = 0;
+  /// changes nothing ends them (0: none). 2, with pair_neighbours 3, in `default` and `strong`:
+  /// the corpus' geometric mean -0.28% for `default`, 28 of 43 instances cheaper (knn2d-256
+  /// -3.5%, geo2d-256-hops -0.9%, powerlaw3d-4096-uneven -0.33%), 2 costlier (roads-256 +0.19%,
+  /// knn2d-4096-hops +0.07%); S1 +9% time (same mapping), G1 +18% for -0.26%
+  /// (apps/bench/README.md, "Pairs of parts").
+  int pair_passes = 2;
   /// ... each pair's V-cycles coarsening down to this many vertices.
   kernels::Index pair_coarsest = 16;
+  /// ... only the pairs among the 3 heaviest of one of their two parts (0: every pair). On the
+  /// corpus 61% of the pairs that gained were the heaviest of one of their parts, 88% among the
+  /// 3 heaviest, for 59% of the pairs' work; S1's stencil parts touch up to 26 others. Every
+  /// pair: -0.29% on the corpus, S1 +41% time; 2: -0.25%, powerlaw3d-4096-uneven +0.2% to 3.
+  int pair_neighbours = 3;
   /// Passes of pairwise swaps between the parts after the bisections (each stops the polishing
   /// when it swaps nothing): the k-way cut of a tree node's split.
   int swap_passes = 8;

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -23,11 +24,12 @@ std::vector<Index> sizes_of(const std::vector<Index>& part, Index parts) {
   return count;
 }
 
-//   Four cliques A, B, C, D of 8 vertices (edges of weight 10), joined in a ring by one edge of
-//   weight 1; parts 0 and 1 each hold half of A and half of B, parts 2 and 3 are C and D. Refined
-//   as a bisection of their own, parts 0 and 1 become A and B: only the ring's edges are cut.
-TEST(PartPairRefinement, SeparatesTwoMixedCliques) {
-  constexpr Index kClique = 8;
+constexpr Index kClique = 8;
+
+/// Four cliques of kClique vertices, clique c's edges of weight clique_weight[c], and `links`
+/// between them; every edge both ways.
+CommGraph four_cliques(const std::array<Weight, 4>& clique_weight,
+                       const std::vector<Triplet>& links) {
   std::vector<Triplet> triplets;
   const auto edge = [&](Index u, Index v, Weight w) {
     triplets.push_back({u, v, w});
@@ -35,16 +37,32 @@ TEST(PartPairRefinement, SeparatesTwoMixedCliques) {
   };
   for (Index c = 0; c < 4; ++c) {
     for (Index i = 0; i < kClique; ++i) {
-      for (Index j = i + 1; j < kClique; ++j) edge(c * kClique + i, c * kClique + j, 10.0);
+      for (Index j = i + 1; j < kClique; ++j)
+        edge(c * kClique + i, c * kClique + j, clique_weight[static_cast<std::size_t>(c)]);
     }
-    edge(c * kClique, ((c + 1) % 4) * kClique + 1, 1.0);
   }
-  const CommGraph graph = CommGraph::from_triplets(4 * kClique, std::move(triplets));
+  for (const Triplet& link : links) edge(link.row, link.col, link.weight);
+  return CommGraph::from_triplets(4 * kClique, std::move(triplets));
+}
+
+/// Parts 0 and 1 each hold half of cliques 0 and 1; parts 2 and 3 are cliques 2 and 3.
+std::vector<Index> two_mixed_cliques() {
   std::vector<Index> part(4 * kClique);
   for (Index v = 0; v < 4 * kClique; ++v) {
     const Index clique = v / kClique;
     part[static_cast<std::size_t>(v)] = clique >= 2 ? clique : (v % kClique < 4 ? 0 : 1);
   }
+  return part;
+}
+
+//   Four cliques A, B, C, D of 8 vertices (edges of weight 10), joined in a ring by one edge of
+//   weight 1; parts 0 and 1 each hold half of A and half of B, parts 2 and 3 are C and D. Refined
+//   as a bisection of their own, parts 0 and 1 become A and B: only the ring's edges are cut.
+TEST(PartPairRefinement, SeparatesTwoMixedCliques) {
+  std::vector<Triplet> ring;
+  for (Index c = 0; c < 4; ++c) ring.push_back({c * kClique, ((c + 1) % 4) * kClique + 1, 1.0});
+  const CommGraph graph = four_cliques({10.0, 10.0, 10.0, 10.0}, ring);
+  std::vector<Index> part = two_mixed_cliques();
   const std::vector<Index> before = part;
   PartitionContext ctx;
   ASSERT_TRUE(refine_part_pairs(graph.view(), 4, part, ctx));
@@ -58,6 +76,29 @@ TEST(PartPairRefinement, SeparatesTwoMixedCliques) {
       EXPECT_EQ(part[i], part[static_cast<std::size_t>(v / kClique * kClique)]) << v;
     }
   }
+}
+
+//   Cliques A and B (8 vertices, edges of weight 1) mixed in parts 0 and 1, half of each in each:
+//   the pair (0, 1) weighs 32, and separating A from B would cut nothing between them. Part 2
+//   (clique C) and part 3 (clique D, edges of weight 10) each hang on one of them by an edge of
+//   50 that no exchange of equal sizes can uncut more cheaply than C's or D's own edges. Each
+//   part's heaviest pair is then (0, 2) or (1, 3): with pair_neighbours 1 the mixed pair is
+//   skipped, with 2 it is refined.
+TEST(PartPairRefinement, OnlyEachPartsHeaviestPairsWithPairNeighbours) {
+  // A's first vertex (part 0) and C, A's last vertex (part 1) and D.
+  const CommGraph graph = four_cliques({1.0, 1.0, 10.0, 10.0},
+                                       {{0, 2 * kClique, 50.0}, {kClique - 1, 3 * kClique, 50.0}});
+  const std::vector<Index> start = two_mixed_cliques();
+  const double before = edge_cut(graph.view(), start);
+  PartitionContext ctx;
+  ctx.pair_neighbours = 1;
+  std::vector<Index> part = start;
+  EXPECT_FALSE(refine_part_pairs(graph.view(), 4, part, ctx));
+  EXPECT_EQ(part, start);
+  ctx.pair_neighbours = 2;
+  EXPECT_TRUE(refine_part_pairs(graph.view(), 4, part, ctx));
+  EXPECT_EQ(edge_cut(graph.view(), part), before - 32.0);
+  EXPECT_EQ(sizes_of(part, 4), sizes_of(start, 4));
 }
 
 //   Random graphs split into 8 parts by the multilevel partitioner: the sizes stay, the cut never
