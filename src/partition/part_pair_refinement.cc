@@ -39,13 +39,15 @@ Csr induced_subgraph(CsrView graph, const std::vector<Index>& ids, const std::ve
   return sub;
 }
 
-/// Parts a and b (pair = a * k + b) refined as a bisection of their own: each vertex's new part,
-/// in the order of their merged member lists, or nothing when the cut between them stays.
-std::optional<std::vector<Index>> refine_pair(CsrView graph, std::size_t pair, std::size_t k,
-                                              const std::vector<Index>& part,
-                                              const std::vector<std::vector<Index>>& members,
-                                              std::vector<Index>& position,
-                                              const PartitionContext& ctx) {
+/// A refined pair's member lists, part a's then part b's (ascending).
+using NewMembers = std::pair<std::vector<Index>, std::vector<Index>>;
+
+/// Parts a and b (pair = a * k + b) refined as a bisection of their own: their new member lists,
+/// or nothing when the cut between them stays.
+std::optional<NewMembers> refine_pair(CsrView graph, std::size_t pair, std::size_t k,
+                                      const std::vector<Index>& part,
+                                      const std::vector<std::vector<Index>>& members,
+                                      std::vector<Index>& position, const PartitionContext& ctx) {
   const Index a = static_cast<Index>(pair / k);
   const Index b = static_cast<Index>(pair % k);
   std::vector<Index> ids;
@@ -61,8 +63,11 @@ std::optional<std::vector<Index>> refine_pair(CsrView graph, std::size_t pair, s
   if (!refine_bisection(both.view(), side, static_cast<Index>(members[at(a)].size()), own)) {
     return std::nullopt;
   }
-  for (Index& s : side) s = s == 0 ? a : b;
-  return side;
+  NewMembers split;
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    (side[i] == 0 ? split.first : split.second).push_back(ids[i]);
+  }
+  return split;
 }
 
 /// Each pair's rank (pairs heaviest first): how many heavier pairs the one of its two parts with
@@ -117,7 +122,7 @@ bool refine_part_pairs(CsrView graph, Index parts, std::vector<Index>& part,
   std::vector<char> done(pairs.size(), 0);
   std::vector<std::size_t> round;
   std::vector<char> busy(k, 0);
-  std::vector<std::optional<std::vector<Index>>> refined;
+  std::vector<std::optional<NewMembers>> refined;
   std::vector<Index> position(at(graph.n), 0);
   bool changed = false;
   for (std::size_t left = pairs.size(); left > 0;) {
@@ -140,18 +145,12 @@ bool refine_part_pairs(CsrView graph, Index parts, std::vector<Index>& part,
     for (std::size_t r = 0; r < round.size(); ++r) {
       if (!refined[r]) continue;
       changed = true;
-      const std::size_t a = round[r] / k;
-      const std::size_t b = round[r] % k;
-      std::vector<Index> ids;
-      std::merge(members[a].begin(), members[a].end(), members[b].begin(), members[b].end(),
-                 std::back_inserter(ids));
-      members[a].clear();
-      members[b].clear();
-      for (std::size_t i = 0; i < ids.size(); ++i) {
-        const Index to = (*refined[r])[i];
-        part[at(ids[i])] = to;
-        members[at(to)].push_back(ids[i]);
-      }
+      const auto a = static_cast<Index>(round[r] / k);
+      const auto b = static_cast<Index>(round[r] % k);
+      members[at(a)] = std::move(refined[r]->first);
+      members[at(b)] = std::move(refined[r]->second);
+      for (Index v : members[at(a)]) part[at(v)] = a;
+      for (Index v : members[at(b)]) part[at(v)] = b;
     }
   }
   return changed;
