@@ -178,7 +178,8 @@ struct PartitionContext {
   /// ... only the pairs among the 3 heaviest of one of their two parts (0: every pair). On the
   /// corpus 61% of the pairs that gained were the heaviest of one of their parts, 88% among the
   /// 3 heaviest, for 59% of the pairs' work; S1's stencil parts touch up to 26 others. Every
-  /// pair: -0.29% on the corpus, S1 +41% time; 2: -0.25%, powerlaw3d-4096-uneven +0.2% to 3.
+  /// pair: -0.29% on the corpus, S1 +41% time; 2: -0.25%, powerlaw3d-4096-uneven 0.2% costlier
+  /// than with 3.
   int pair_neighbours = 3;
   /// Passes of pairwise swaps between the parts after the bisections (each stops the polishing
   /// when it swaps nothing): the k-way cut of a tree node's split.
