@@ -14,7 +14,7 @@ if [ ! -e "$POLICY" ]; then
   trap '$SUDO rm -f "$POLICY"' EXIT
 fi
 $SUDO apt-get install -y -qq --no-install-recommends \
-  build-essential cmake pkg-config ca-certificates \
+  build-essential cmake pkg-config ca-certificates ccache \
   libopenmpi-dev openmpi-bin \
   libhwloc-dev libhwloc-plugins hwloc \
   libtbb-dev \

@@ -74,7 +74,7 @@ struct GreedyTopDownContext {
   std::int64_t max_entries = 1 << 17;   ///< ... and matrix entries
 };
 
-/// Top-down mappings whose nodes above depth - 2 are split by the multilevel partitioner
+/// Top-down mappings whose nodes above the walk's levels are split by the multilevel partitioner
 /// (ctx.partition), bottom-up below (src/strategies/multilevel_top_down.h), once per seed...
 struct MultilevelTopDownContext {
   /// ... with budget / entries seeds, the cheapest kept. 400000 and 16, not 75000 and 8: on the
@@ -95,6 +95,16 @@ struct MultilevelTopDownContext {
   /// ... up to this many matrix entries (it copies the matrix into each node's subgraph and its
   /// coarse levels: a dense 16384^2 matrix would take gigabytes).
   std::int64_t max_entries = std::int64_t{1} << 23;
+  /// ... the walk mapping the lowest walk_levels levels inside each subtree (the nodes above depth
+  /// max(1, depth - walk_levels) are split; 0: down to the leaves) in the even seeds' mappings
+  /// (the first, 0, among them), odd_seed_walk_levels in the odd seeds'. 1 and 2, not 2 and 2: the
+  /// partitioner splits the level above the cores (a node's sockets) in half the seeds, where the
+  /// walk's groups cut more; on the corpus' 43 instances 17 cheaper (geo2d-256-hops -0.9%,
+  /// roads-65536-hops -0.5%), 1 costlier (powerlaw-1024 +0.08%), geometric mean -0.08%, 7% less
+  /// time summed. 1 in every seed: 27 cheaper, 4 costlier, -0.10%, but powerlaw-256 +0.57%, above
+  /// the cost of 70e2973's `default` (apps/bench/README.md, "The walk's levels").
+  int walk_levels = 1;
+  int odd_seed_walk_levels = 2;
 };
 
 /// The multilevel partitioner that splits a tree node's processes among its children
@@ -254,7 +264,7 @@ enum class Strategy {
   kBottomUp,           ///< TreeMatch's walk (Algorithm 1) over the tree's levels
   kPrioritisedLinks,   ///< the walk with the levels under each costly link merged, per depth
   kGreedyTopDown,      ///< greedy splits above each depth, the walk below, per depth
-  kMultilevelTopDown,  ///< multilevel bisections above depth - 2, the walk below, per seed
+  kMultilevelTopDown,  ///< multilevel bisections above the walk's levels, the walk below, per seed
   kIdentity,           ///< rank i on slot i (what a launcher does by default)
 };
 

@@ -35,7 +35,10 @@ std::vector<TreeMatchResult> multilevel_top_down_mappings(const CommGraph& graph
                                                           const MultilevelTopDownContext& ctx) {
   if (!multilevel_top_down_applies(graph.nnz(), tree, ctx)) return {};
   const int runs = multilevel_runs(graph.nnz(), ctx);
-  const int split_depth = std::max(1, tree.depth() - 2);
+  const auto split_depth = [&](std::size_t run) {
+    const int walk_levels = run % 2 == 0 ? ctx.walk_levels : ctx.odd_seed_walk_levels;
+    return std::clamp(tree.depth() - walk_levels, std::min(1, tree.depth()), tree.depth());
+  };
   const GroupingContext inner = inner_grouping(grouping);
   const SubtreeMapping walk = [&](const CommGraph& subgraph, const Topology& subtree) {
     return bottom_up_mapping(LocalMappingInput(subgraph), subtree, inner,
@@ -48,7 +51,7 @@ std::vector<TreeMatchResult> multilevel_top_down_mappings(const CommGraph& graph
     seeded.seed = partition.seed + static_cast<std::uint64_t>(run);
     seeded.disagreement_attempts = disagreement_attempts;
     mappings[run] =
-        top_down_treematch_map(graph, tree, split_depth, NodeSplit::kMultilevel, seeded, walk);
+        top_down_treematch_map(graph, tree, split_depth(run), NodeSplit::kMultilevel, seeded, walk);
   });
   return mappings;
 }

@@ -26,7 +26,8 @@ int multilevel_disagreement_attempts(int runs, const PartitionContext& partition
                                      const MultilevelTopDownContext& ctx);
 
 /// One mapping per seed (partition.seed + run), each making up to multilevel_disagreement_attempts
-/// attempts at a bisection whose attempts disagree: the nodes above depth max(1, depth - 2) split
+/// attempts at a bisection whose attempts disagree: the nodes above depth max(1, depth - w) split
+/// (w = ctx.walk_levels for the even runs, ctx.odd_seed_walk_levels for the odd ones)
 /// into their children's capacities by multilevel recursive bisection
 /// (src/partition/multilevel_partition.h) then the greedy split's pairwise swaps, the walk inside
 /// the subtrees below. The runs are independent tasks, returned in seed order, so the result does

@@ -8,8 +8,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <limits>
 #include <set>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include <tbb/global_control.h>
@@ -17,6 +19,7 @@
 #include "src/driver/treematch.h"
 #include "src/model/cost.h"
 #include "src/patterns/stencil_pattern.h"
+#include "src/strategies/greedy_top_down.h"
 #include "src/strategies/multilevel_top_down.h"
 #include "src/top_down/top_down_mapping.h"
 #include "tests/src/hierarchical_pattern.h"
@@ -403,6 +406,57 @@ TEST(MultilevelTopDown, OneSeedSpendsTheBudgetWhereAttemptsDisagree) {
   EXPECT_NE(none, twelve) << "the budget made no attempt that changed the mapping";
   EXPECT_EQ(leaves_of(12, 2), twelve);
   EXPECT_EQ(leaves_of(2, 1), none);
+}
+
+// multilevel.walk_levels (the even seeds) and odd_seed_walk_levels: the partitioner splits the
+// nodes above depth max(1, depth - levels), the walk maps the levels below, as
+// top_down_treematch_map does with that split depth; on a random graph the split depths give
+// different mappings, so the knobs are seen to act.
+TEST(MultilevelTopDown, TheWalkMapsTheLowestWalkLevels) {
+  const Topology tree = tree_of({8, 8, 2, 8});
+  const CommGraph graph = random_sparse_graph(1024, 6, 11);
+  PartitionContext partition;
+  partition.disagreement_attempts = partition.attempts;  // what attempt_budget 0 gives
+  const GroupingContext inner = inner_grouping(GroupingContext{});
+  const SubtreeMapping walk = [&](const CommGraph& subgraph, const Topology& subtree) {
+    return bottom_up_mapping(LocalMappingInput(subgraph), subtree, inner,
+                             WalkContext{AritySplit::kTable2});
+  };
+  // The mapping of seed `run` (0 or 1) with `levels` for the even seeds and for the odd ones.
+  const auto seed_mapping = [&](std::size_t run, int levels) {
+    MultilevelTopDownContext ctx;
+    ctx.budget = std::numeric_limits<std::int64_t>::max();
+    ctx.max_runs = 2;
+    ctx.attempt_budget = 0;
+    ctx.walk_levels = levels;
+    ctx.odd_seed_walk_levels = levels;
+    return multilevel_top_down_mappings(graph, tree, GroupingContext{}, partition, ctx)
+        .at(run)
+        .mapping.leaf_of_rank;
+  };
+  const auto split_above = [&](int depth, std::uint64_t seed_offset) {
+    PartitionContext seeded = partition;
+    seeded.seed += seed_offset;
+    return top_down_treematch_map(graph, tree, depth, NodeSplit::kMultilevel, seeded, walk)
+        .mapping.leaf_of_rank;
+  };
+  for (const auto& [levels, split_depth] :
+       std::vector<std::pair<int, int>>{{0, 4}, {1, 3}, {2, 2}, {3, 1}, {9, 1}}) {
+    for (std::size_t run : {0u, 1u})
+      EXPECT_EQ(seed_mapping(run, levels), split_above(split_depth, run))
+          << "levels " << levels << ", seed " << run;
+  }
+  EXPECT_NE(split_above(3, 0), split_above(2, 0));
+  // The presets' pair: the first seed splits the sockets, the second leaves them to the walk.
+  MultilevelTopDownContext ctx;
+  ctx.budget = std::numeric_limits<std::int64_t>::max();
+  ctx.max_runs = 2;
+  ctx.attempt_budget = 0;
+  ctx.walk_levels = 1;
+  ctx.odd_seed_walk_levels = 2;
+  const auto both = multilevel_top_down_mappings(graph, tree, GroupingContext{}, partition, ctx);
+  EXPECT_EQ(both.at(0).mapping.leaf_of_rank, split_above(3, 0));
+  EXPECT_EQ(both.at(1).mapping.leaf_of_rank, split_above(2, 1));
 }
 
 }  // namespace
