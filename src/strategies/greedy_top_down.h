@@ -6,13 +6,14 @@
 #include "src/model/comm_graph.h"
 #include "src/model/context.h"
 #include "src/model/mapping_result.h"
+#include "src/top_down/top_down_mapping.h"
 #include "src/tree/topology.h"
 
 namespace treematch {
 
-/// The walk the top-down strategies run inside each subtree: the smallest-value heuristic alone
-/// and the Table 2 walk (each candidate is refined as a whole afterwards).
-GroupingContext inner_grouping(GroupingContext grouping);
+/// The walk the top-down strategies run inside each subtree: `grouping` with the smallest-value
+/// heuristic alone and the Table 2 walk (each candidate is refined as a whole afterwards).
+SubtreeMapping subtree_walk(GroupingContext grouping);
 
 /// For each depth d = 1 .. tree.depth() - 2, the nodes above d split top-down by greedy growing
 /// plus pairwise swaps (top_down/top_down_mapping.h: split_processes) and the walk inside each

@@ -7,8 +7,6 @@
 #include "kernels/parallel_tasks.h"
 #include "src/strategies/greedy_top_down.h"
 #include "src/top_down/top_down_mapping.h"
-#include "src/walk/bottom_up.h"
-#include "src/walk/mapping_input.h"
 
 namespace treematch {
 
@@ -37,13 +35,9 @@ std::vector<TreeMatchResult> multilevel_top_down_mappings(const CommGraph& graph
   const int runs = multilevel_runs(graph.nnz(), ctx);
   const auto split_depth = [&](std::size_t run) {
     const int walk_levels = run % 2 == 0 ? ctx.walk_levels : ctx.odd_seed_walk_levels;
-    return std::clamp(tree.depth() - walk_levels, std::min(1, tree.depth()), tree.depth());
+    return std::clamp(tree.depth() - walk_levels, 1, tree.depth());  // applies: depth >= 1
   };
-  const GroupingContext inner = inner_grouping(grouping);
-  const SubtreeMapping walk = [&](const CommGraph& subgraph, const Topology& subtree) {
-    return bottom_up_mapping(LocalMappingInput(subgraph), subtree, inner,
-                             WalkContext{AritySplit::kTable2});
-  };
+  const SubtreeMapping walk = subtree_walk(grouping);
   const int disagreement_attempts = multilevel_disagreement_attempts(runs, partition, ctx);
   std::vector<TreeMatchResult> mappings(static_cast<std::size_t>(runs));
   kernels::parallel_for_all(mappings.size(), [&](std::size_t run) {

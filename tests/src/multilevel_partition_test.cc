@@ -417,46 +417,41 @@ TEST(MultilevelTopDown, TheWalkMapsTheLowestWalkLevels) {
   const CommGraph graph = random_sparse_graph(1024, 6, 11);
   PartitionContext partition;
   partition.disagreement_attempts = partition.attempts;  // what attempt_budget 0 gives
-  const GroupingContext inner = inner_grouping(GroupingContext{});
-  const SubtreeMapping walk = [&](const CommGraph& subgraph, const Topology& subtree) {
-    return bottom_up_mapping(LocalMappingInput(subgraph), subtree, inner,
-                             WalkContext{AritySplit::kTable2});
-  };
-  // The mapping of seed `run` (0 or 1) with `levels` for the even seeds and for the odd ones.
-  const auto seed_mapping = [&](std::size_t run, int levels) {
+  // The mappings of seeds 0 and 1 with `even` walk levels for seed 0 and `odd` for seed 1.
+  const auto seed_mappings = [&](int even, int odd) {
     MultilevelTopDownContext ctx;
     ctx.budget = std::numeric_limits<std::int64_t>::max();
     ctx.max_runs = 2;
     ctx.attempt_budget = 0;
-    ctx.walk_levels = levels;
-    ctx.odd_seed_walk_levels = levels;
-    return multilevel_top_down_mappings(graph, tree, GroupingContext{}, partition, ctx)
-        .at(run)
-        .mapping.leaf_of_rank;
+    ctx.walk_levels = even;
+    ctx.odd_seed_walk_levels = odd;
+    std::vector<std::vector<Index>> leaves;
+    for (const TreeMatchResult& result :
+         multilevel_top_down_mappings(graph, tree, GroupingContext{}, partition, ctx))
+      leaves.push_back(result.mapping.leaf_of_rank);
+    return leaves;
   };
   const auto split_above = [&](int depth, std::uint64_t seed_offset) {
     PartitionContext seeded = partition;
     seeded.seed += seed_offset;
-    return top_down_treematch_map(graph, tree, depth, NodeSplit::kMultilevel, seeded, walk)
+    return top_down_treematch_map(graph, tree, depth, NodeSplit::kMultilevel, seeded,
+                                  subtree_walk(GroupingContext{}))
         .mapping.leaf_of_rank;
   };
   for (const auto& [levels, split_depth] :
        std::vector<std::pair<int, int>>{{0, 4}, {1, 3}, {2, 2}, {3, 1}, {9, 1}}) {
+    const std::vector<std::vector<Index>> both = seed_mappings(levels, levels);
+    ASSERT_EQ(both.size(), 2u);
     for (std::size_t run : {0u, 1u})
-      EXPECT_EQ(seed_mapping(run, levels), split_above(split_depth, run))
+      EXPECT_EQ(both[run], split_above(split_depth, run))
           << "levels " << levels << ", seed " << run;
   }
   EXPECT_NE(split_above(3, 0), split_above(2, 0));
   // The presets' pair: the first seed splits the sockets, the second leaves them to the walk.
-  MultilevelTopDownContext ctx;
-  ctx.budget = std::numeric_limits<std::int64_t>::max();
-  ctx.max_runs = 2;
-  ctx.attempt_budget = 0;
-  ctx.walk_levels = 1;
-  ctx.odd_seed_walk_levels = 2;
-  const auto both = multilevel_top_down_mappings(graph, tree, GroupingContext{}, partition, ctx);
-  EXPECT_EQ(both.at(0).mapping.leaf_of_rank, split_above(3, 0));
-  EXPECT_EQ(both.at(1).mapping.leaf_of_rank, split_above(2, 1));
+  const std::vector<std::vector<Index>> presets = seed_mappings(1, 2);
+  ASSERT_EQ(presets.size(), 2u);
+  EXPECT_EQ(presets[0], split_above(3, 0));
+  EXPECT_EQ(presets[1], split_above(2, 1));
 }
 
 }  // namespace
