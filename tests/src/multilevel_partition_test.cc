@@ -447,7 +447,8 @@ TEST(MultilevelTopDown, TheWalkMapsTheLowestWalkLevels) {
           << "levels " << levels << ", seed " << run;
   }
   EXPECT_NE(split_above(3, 0), split_above(2, 0));
-  // The presets' pair: the first seed splits the sockets, the second leaves them to the walk.
+  // The default preset's pair: the first seed splits the sockets, the second leaves them to the
+  // walk.
   const std::vector<std::vector<Index>> presets = seed_mappings(1, 2);
   ASSERT_EQ(presets.size(), 2u);
   EXPECT_EQ(presets[0], split_above(3, 0));
