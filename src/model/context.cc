@@ -71,11 +71,15 @@ Context preset_context(Preset preset) {
       break;
     case Preset::kStrong:
       // The default preset's candidates, then more attempts (the same seeds) for the top-down
-      // candidates, the walk over the whole tree and the greedy top-down mappings at any size,
-      // the walks with costly links first on more processes, a longer refinement.
+      // candidates, the walks with costly links first on more processes, a longer refinement.
       ctx.driver.include_default = true;
-      ctx.driver.multilevel_only_above = std::numeric_limits<kernels::Index>::max();
-      ctx.prioritised.max_processes = 65536;
+      // Its own whole-tree walk and greedy top-down mappings only where no multilevel top-down
+      // mapping is made (the default preset's among them keep theirs up to 2048 processes): on
+      // the corpus the same 43 costs, time summed 446 -> 409 s.
+      ctx.driver.multilevel_only_above = 0;
+      // Walks with costly links first up to 8192 processes: they won cloverleaf-640-partial
+      // (1.1%) but none of the 10 corpus instances above 8192, where they took ~20 s of 409.
+      ctx.prioritised.max_processes = 8192;
       ctx.greedy_top_down.max_processes = 65536;
       ctx.greedy_top_down.max_entries = std::int64_t{1} << 20;
       ctx.partition.attempts = 8;
@@ -100,6 +104,9 @@ Context preset_context(Preset preset) {
       // costlier (geo2d-3000-partial +0.37%, towns3d-8192-hops +0.20%), 2 cheaper, geometric
       // mean +0.03%; G1 20.6 -> 8.3 s for +0.43% (1 retry: 9.0 s, +0.29%).
       ctx.pair_remap.retries = 0;
+      // Two mappings of each pair, not 4: on the corpus 409 -> 277 s summed for +0.041% in
+      // geometric mean (15 costlier, geo2d-3000-partial +0.56%; 1 cheaper), none above `default`.
+      ctx.pair_remap.runs = 2;
       // Its own candidates keep the walk on the two lowest levels in every seed (the default
       // preset's among them split the sockets in the even seeds): on the corpus 482.8 -> 446.0 s
       // summed for +0.047% in geometric mean (3 cheaper, 17 costlier, none above `default`).

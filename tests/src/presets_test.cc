@@ -83,8 +83,9 @@ TEST(Presets, FastRunsTheWalkOnlyWhereTheMultilevelMappingDoesNotApply) {
 }
 
 // Above driver.multilevel_only_above processes the default preset makes neither the walk over the
-// whole tree nor the greedy top-down mappings where it makes the multilevel top-down one; strong
-// makes them at any size.
+// whole tree nor the greedy top-down mappings where it makes the multilevel top-down one; strong's
+// own candidates make them only where no multilevel one is made (the default preset's among them
+// keep theirs).
 TEST(Presets, DefaultLeavesLargeInputsToTheMultilevelMapping) {
   const Topology tree = tree_of({8, 2, 4});
   const CommGraph graph = make_stencil_27({.nx = 4, .ny = 4, .nz = 4, .seed = 5});
@@ -101,7 +102,10 @@ TEST(Presets, DefaultLeavesLargeInputsToTheMultilevelMapping) {
   ctx.driver.strategies = {Strategy::kBottomUp, Strategy::kGreedyTopDown, Strategy::kIdentity};
   EXPECT_EQ(run(ctx), (Names{"bottom-up", "greedy-top-down", "identity"})) << "nor here";
   Context strong = preset_context(Preset::kStrong);
-  EXPECT_GT(strong.driver.multilevel_only_above, Index{1} << 30);
+  EXPECT_EQ(strong.driver.multilevel_only_above, 0);
+  EXPECT_EQ(run(strong), (Names{"bottom-up (default preset)", "greedy-top-down (default preset)",
+                                "multilevel-top-down (default preset)", "identity (default preset)",
+                                "multilevel-top-down", "identity", "pair remapping"}));
   EXPECT_NE(describe(ctx).find("driver.multilevel_only_above = 63\n"), std::string::npos);
   set_option(strong, "driver.multilevel_only_above", "5");
   EXPECT_EQ(strong.driver.multilevel_only_above, 5);
