@@ -78,8 +78,10 @@ Context preset_context(Preset preset) {
       // the corpus the same 43 costs, time summed 446 -> 409 s.
       ctx.driver.multilevel_only_above = 0;
       // Walks with costly links first up to 8192 processes: they won cloverleaf-640-partial
-      // (1.1%) but none of the 10 corpus instances above 8192, where they took ~20 s of 409.
+      // (1.1%) but none of the 10 corpus instances above 8192, where they took 24 s of 409.
       ctx.prioritised.max_processes = 8192;
+      // Where its own greedy top-down mappings are made (no multilevel candidate, or a raised
+      // driver.multilevel_only_above), at any size up to these.
       ctx.greedy_top_down.max_processes = 65536;
       ctx.greedy_top_down.max_entries = std::int64_t{1} << 20;
       ctx.partition.attempts = 8;
