@@ -1,6 +1,7 @@
 // HDF5 metadata reads tried in a child process once per file and read (see hdf5_probe.h).
 #include "io/hdf5_probe.h"
 
+#include <hdf5.h>
 #include <sys/stat.h>
 
 #include <compare>
@@ -11,6 +12,7 @@
 #include <utility>
 
 #include "io/contained_call.h"
+#include "io/hdf5_handle.h"
 #include "io/input_error.h"
 
 namespace treematch::io {
@@ -43,6 +45,14 @@ std::optional<FileIdentity> identity_of(const std::string& path) {
 struct Hdf5ProbeScope::Record {
   std::set<std::pair<FileIdentity, std::string>> passed;
   std::map<FileIdentity, std::string> refused;
+  std::map<FileIdentity, hid_t> kept_open;  ///< HDF5 file identifiers closed with the scope
+
+  Record() = default;
+  Record(const Record&) = delete;
+  Record& operator=(const Record&) = delete;
+  ~Record() {
+    for (const auto& [file, id] : kept_open) static_cast<void>(H5Fclose(id));
+  }
 };
 
 namespace {
@@ -60,6 +70,16 @@ Hdf5ProbeScope::Hdf5ProbeScope() {
 
 Hdf5ProbeScope::~Hdf5ProbeScope() {
   if (own_) current_record = nullptr;
+}
+
+void hdf5_keep_open_in_scope(const std::string& path) {
+  Hdf5ProbeScope::Record* record = current_record;
+  if (record == nullptr) return;
+  const std::optional<FileIdentity> file = identity_of(path);
+  if (!file || record->kept_open.contains(*file)) return;
+  const hdf5::QuietErrors quiet;
+  const hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (id >= 0) record->kept_open.emplace(*file, id);
 }
 
 void hdf5_read_tried_in_child(const std::string& path, const std::vector<std::string>& reads,

@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
@@ -49,8 +50,10 @@ constexpr std::size_t kMaxChunkCache = std::size_t{256} << 20;
 /// Chunk cache of the CSR datasets read: a block rarely starts on a chunk boundary, so the chunk
 /// it shares with the previous block must still be cached to be decompressed only once.
 constexpr std::size_t kCsrChunkCache = std::size_t{32} << 20;
-/// Hash slots of a chunk cache (a prime, as HDF5 recommends).
-constexpr std::size_t kChunkCacheSlots = 100003;
+/// Hash slots of a chunk cache, a prime each as HDF5 recommends: the fewest that give every chunk
+/// of the dataset its own slot, up to the last. HDF5 zeroes the slots at every open of the
+/// dataset, so a small file's datasets get few (100003 slots are 0.8 MB to clear per open).
+constexpr std::array<std::size_t, 4> kChunkCacheSlots = {521, 4099, 16411, 100003};
 
 /// Opens a file for reading, distinguishing "cannot open" from "not HDF5".
 Handle open_for_reading(const Site& site, hid_t access = H5P_DEFAULT) {
@@ -63,6 +66,7 @@ Handle open_for_reading(const Site& site, hid_t access = H5P_DEFAULT) {
     site.fail("not a readable HDF5 file (truncated or corrupt?)" +
               (reason.empty() ? "" : ": " + reason));
   }
+  if (access == H5P_DEFAULT) hdf5_keep_open_in_scope(site.path());
   return Handle(file, H5Fclose);
 }
 
@@ -186,10 +190,19 @@ void canonicalize_row(kernels::Csr& rows, std::size_t start) {
   rows.weights.resize(out);
 }
 
-/// Dataset access list with a chunk cache of `bytes` (fully read chunks are evicted first).
-Handle make_cache_plist(const Site& site, std::size_t bytes) {
+/// Hash slots for a chunk cache over a dataset of `chunks` chunks.
+std::size_t chunk_cache_slots(hsize_t chunks) {
+  for (const std::size_t slots : kChunkCacheSlots)
+    if (chunks <= slots) return slots;
+  return kChunkCacheSlots.back();
+}
+
+/// Dataset access list with a chunk cache of `bytes` (fully read chunks are evicted first) for a
+/// dataset of `chunks` chunks.
+Handle make_cache_plist(const Site& site, std::size_t bytes, hsize_t chunks) {
   Handle plist = site.own(H5Pcreate(H5P_DATASET_ACCESS), H5Pclose, "H5Pcreate");
-  site.check(H5Pset_chunk_cache(plist.get(), kChunkCacheSlots, bytes, 1.0), "H5Pset_chunk_cache");
+  site.check(H5Pset_chunk_cache(plist.get(), chunk_cache_slots(chunks), bytes, 1.0),
+             "H5Pset_chunk_cache");
   return plist;
 }
 
@@ -430,17 +443,25 @@ struct Hdf5MatrixReader::Impl {
     const hsize_t band_bytes = band * chunk[0] * chunk[1] * value_bytes;
     const std::size_t cache = static_cast<std::size_t>(
         std::clamp<hsize_t>(band_bytes + (band_bytes >> 3), std::size_t{1} << 20, kMaxChunkCache));
-    const Handle access = make_cache_plist(site, cache);
+    const hsize_t chunks = saturating_product((order + chunk[0] - 1) / chunk[0], band);
+    const Handle access = make_cache_plist(site, cache, chunks);
     dense =
         site.own(H5Dopen2(file.get(), object.c_str(), access.get()), H5Dclose, "H5Dopen2", object);
   }
 
+  /// Opens a CSR dataset, then, when it is chunked, again with a chunk cache sized to it.
   Handle open_member(const char* name) {
     const std::string what = "CSR group " + object;
+    const std::string member = object + "/" + name;
     if (!has_link(site, group.get(), name)) site.fail(what + " has no dataset '" + name + "'");
-    const Handle access = make_cache_plist(site, kCsrChunkCache);
-    return site.own(H5Dopen2(group.get(), name, access.get()), H5Dclose, "H5Dopen2",
-                    object + "/" + name);
+    Handle dataset =
+        site.own(H5Dopen2(group.get(), name, H5P_DEFAULT), H5Dclose, "H5Dopen2", member);
+    const hsize_t length = extent(site, dataset.get(), 1, member)[0];
+    const std::vector<hsize_t> chunk = chunk_dims(site, dataset.get(), 1, member);
+    if (chunk.empty() || chunk[0] == 0) return dataset;
+    const Handle access =
+        make_cache_plist(site, kCsrChunkCache, (length + chunk[0] - 1) / chunk[0]);
+    return site.own(H5Dopen2(group.get(), name, access.get()), H5Dclose, "H5Dopen2", member);
   }
 
   void open_csr() {

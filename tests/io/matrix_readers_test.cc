@@ -18,6 +18,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "io/hdf5_probe.h"
 #include "io/input_error.h"
 #include "io/matrix_hdf5_reader.h"
 #include "io/matrix_hdf5_writer.h"
@@ -337,6 +338,32 @@ TEST_F(MatrixReaders, SeedMatrixIdenticalFromMatHdf5DenseAndHdf5Csr) {
   EXPECT_EQ(arrays(from_csr), arrays(from_mat));
   EXPECT_FALSE(from_dense.was_symmetrised());
   EXPECT_FALSE(from_csr.was_symmetrised());
+}
+
+TEST_F(MatrixReaders, Hdf5FilesKeptOpenForAReadAreClosedWithItsScope) {
+  const std::string h5 = path("seed.h5");
+  write_matrix_hdf5_csr(h5, read_matrix(write("seed.mat", dense_text(kSeed, ' '))).view());
+  const ssize_t before = H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_FILE);
+  const auto opened = [&] { return H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_FILE) - before; };
+
+  hdf5_keep_open_in_scope(h5);
+  EXPECT_EQ(opened(), 0);  // no scope: nothing kept
+  {
+    const Hdf5ProbeScope outer;
+    {
+      const Hdf5ProbeScope inner;  // shares the outer record
+      hdf5_keep_open_in_scope(h5);
+      hdf5_keep_open_in_scope(h5);
+      EXPECT_EQ(opened(), 1);  // once per file
+    }
+    EXPECT_EQ(opened(), 1);
+    hdf5_keep_open_in_scope(write("not.h5", "not HDF5"));
+    EXPECT_EQ(opened(), 1);  // nothing kept, nothing printed
+  }
+  EXPECT_EQ(opened(), 0);
+
+  EXPECT_EQ(arrays(read_matrix(h5)), csr_of(kSeed));
+  EXPECT_EQ(opened(), 0);  // a whole read leaves no file open
 }
 
 TEST_F(MatrixReaders, Hdf5DenseRowProducerSpanningSeveralBlocks) {
