@@ -286,12 +286,13 @@ struct DriverContext {
   bool first_that_applies = false;
   /// Above this many processes, where the multilevel top-down candidate is made, the walk over
   /// the whole tree and the greedy top-down candidates are not (the multilevel one splits the
-  /// same way, better, and walks inside the nodes anyway). The walk won only at 512 processes or
-  /// fewer, by at most 0.2%, the greedy top-down mapping at 1024 or fewer; from 960 processes up
-  /// the walk lost on every bench case (clover-960 0.8%, clover-1024 1.6%, S1 7.8%, S2 7.7%, G1
-  /// 23%), the greedy one on G1 by 12%; together they took a quarter of the mapping time on S1,
-  /// S2 and G1.
-  kernels::Index multilevel_only_above = 2048;
+  /// same way, better, and walks inside the nodes anyway). On the 43 corpus instances they win
+  /// none at any size (the same costs with 0); on the bench's default set the greedy top-down
+  /// mapping still wins clover-256 (1.3%) and clover-128 (0.03%), nothing above 512 (the same
+  /// mappings with 512 as with 2048); from 513 to 2048 processes skipping them takes 13% off
+  /// `default`'s time on the 9 corpus instances there (17% off `strong`'s, whose default-preset
+  /// candidates run them).
+  kernels::Index multilevel_only_above = 512;
   /// Runs the default preset's strategies first (with this context's machine, placement and
   /// threads), so that the mapping is never costlier than the default preset's (strong: more
   /// attempts give lower cuts, not always cheaper mappings; clover-320 and maplib-btmz were
