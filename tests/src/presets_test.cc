@@ -133,6 +133,34 @@ TEST(Presets, StrongMakesTheDefaultCandidatesOnlyWhereTheyDiffer) {
   EXPECT_EQ(default_runs(strong), 0u);
 }
 
+// Strong's own walks with costly links first are the ones its own options make, whether it takes
+// them from the default preset's run (the same walks, made once) or not (another grouping).
+TEST(Presets, StrongsOwnWalksWithCostlyLinksFirstAreItsOwn) {
+  const Topology tree = testing::costly_tree({4, 4, 2, 4}, {100.0, 10.0, 1.0, 1.0});
+  const CommGraph graph = make_stencil_27({.nx = 8, .ny = 4, .nz = 4, .seed = 3});
+  const auto walk_cost = [&](const Context& ctx, const std::string& name) {
+    for (const StrategyTrace& trace : treematch_map(graph, tree, ctx).strategies)
+      if (trace.strategy == name) return trace.best_weighted;
+    ADD_FAILURE() << "no trace " << name;
+    return 0.0;
+  };
+  // Refined alike, so that the costs compare the walks: the default preset's refinement.
+  Context strong = preset_context(Preset::kStrong);
+  strong.refinement = preset_context(Preset::kDefault).refinement;
+  Context alone = strong;
+  alone.driver.include_default = false;
+  const double shared = walk_cost(strong, "prioritised-links");
+  EXPECT_EQ(shared, walk_cost(strong, "prioritised-links (default preset)"));
+  EXPECT_EQ(shared, walk_cost(alone, "prioritised-links"));
+
+  strong.grouping.largest_index_last = !strong.grouping.largest_index_last;
+  alone.grouping = strong.grouping;
+  const double own = walk_cost(alone, "prioritised-links");
+  ASSERT_NE(own, walk_cost(strong, "prioritised-links (default preset)"))
+      << "the other grouping makes other walks";
+  EXPECT_EQ(walk_cost(strong, "prioritised-links"), own);
+}
+
 // Every preset: one rank per leaf, never costlier than the identity (rank i on leaf i), on a
 // pattern made for a tree (permuted) and on a shuffled stencil.
 TEST(Presets, EveryPresetMapsOneToOneAndNeverCostlierThanTheIdentity) {
