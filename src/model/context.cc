@@ -239,6 +239,8 @@ std::string describe(const Context& ctx) {
       << "partition.agreeing_attempts = " << ctx.partition.agreeing_attempts << '\n'
       << "partition.agreement_vertices = " << ctx.partition.agreement_vertices << '\n'
       << "partition.pair_passes = " << ctx.partition.pair_passes << '\n'
+      << "partition.kway_passes = " << ctx.partition.kway_passes << '\n'
+      << "partition.kway_kick_work = " << ctx.partition.kway_kick_work << '\n'
       << "partition.pair_coarsest = " << ctx.partition.pair_coarsest << '\n'
       << "partition.pair_neighbours = " << ctx.partition.pair_neighbours << '\n'
       << "partition.swap_passes = " << ctx.partition.swap_passes << '\n'
@@ -422,6 +424,10 @@ void set_option(Context& ctx, std::string_view name, std::string_view value) {
     ctx.partition.agreement_vertices = number<Index>(name, value, 1);
   } else if (is("partition.pair_passes")) {
     ctx.partition.pair_passes = number<int>(name, value, 0);
+  } else if (is("partition.kway_passes")) {
+    ctx.partition.kway_passes = number<int>(name, value, 0);
+  } else if (is("partition.kway_kick_work")) {
+    ctx.partition.kway_kick_work = number<double>(name, value, 0.0);
   } else if (is("partition.pair_coarsest")) {
     ctx.partition.pair_coarsest = number<Index>(name, value, 2);
   } else if (is("partition.pair_neighbours")) {

@@ -191,6 +191,12 @@ struct PartitionContext {
   /// pair: -0.29% on the corpus, S1 +41% time; 2: -0.25%, powerlaw3d-4096-uneven 0.2% costlier
   /// than with 3.
   int pair_neighbours = 3;
+  /// Passes of k-way FM over a tree node's multilevel split of 3 or more parts after the pairs
+  /// (src/partition/kway_refinement.h; 0: none), moving single processes between any parts, and
+  /// after each kick of its local search, which runs until it visited kway_kick_work times the
+  /// split's entries (0: no search); the swap passes again after a change.
+  int kway_passes = 0;
+  double kway_kick_work = 0.0;
   /// Passes of pairwise swaps between the parts after the bisections (each stops the polishing
   /// when it swaps nothing): the k-way cut of a tree node's split.
   int swap_passes = 8;

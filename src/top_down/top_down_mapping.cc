@@ -27,6 +27,7 @@
 #include "kernels/part_subgraphs.h"
 #include "kernels/utility.h"
 #include "src/model/cost.h"
+#include "src/partition/kway_refinement.h"
 #include "src/partition/multilevel_partition.h"
 #include "src/partition/part_pair_refinement.h"
 #include "src/refine/refinement.h"
@@ -512,6 +513,15 @@ class TopDownMapper {
             // Then each two parts as a bisection of their own, and the swaps again after a change.
             for (int pass = 0; pass < partition_.pair_passes; ++pass) {
               if (!refine_part_pairs(sub.view(), part_count, part_of, partition_)) break;
+              swap_until_settled();
+            }
+            // Then single moves among any parts: exchanges around three or more of them.
+            const KwayOptions kway{.passes = partition_.kway_passes,
+                                   .kick_work = partition_.kway_kick_work};
+            const std::uint64_t depth_seed = static_cast<std::uint64_t>(depth) << 40;
+            if (refine_kway(sub.view(), part_count, part_of, kway,
+                            kernels::splitmix64(partition_.seed ^ depth_seed ^ at(node)),
+                            partition_)) {
               swap_until_settled();
             }
             break;

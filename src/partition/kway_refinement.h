@@ -1,0 +1,32 @@
+// k-way Fiduccia-Mattheyses on a tree node's split: single moves between any parts, sizes exact
+// at the end.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "kernels/types.h"
+#include "src/model/context.h"
+
+namespace treematch {
+
+struct KwayOptions {
+  int passes = 0;          ///< FM passes over the whole split, and after each kick
+  double kick_work = 0.0;  ///< kicks until the search visited this many times the edges
+};
+
+/// Lowers the cut of the split `part` of `graph` into `parts` parts, each keeping its size.
+/// k-way FM: a pass moves the boundary vertex whose move lowers the cut most, then, while one
+/// part holds a vertex too many, the best move out of that part, each vertex once, and keeps the
+/// best prefix that leaves every part at its size: a chain a -> b -> c -> a is an exchange
+/// among three parts that no refinement of two parts at a time makes; a pass gives up after
+/// ctx.fm_stall + n / 100 moves without a better balanced state. Then kicks while the work allows:
+/// 3 exchanges of a random vertex with a random neighbour in another part, FM passes from the
+/// vertices around them, and the result undone if the cut rose (iterated local search: single
+/// moves end in local minima that a few forced exchanges leave). Graphs of average degree above
+/// 64 are left as they are. Sequential and deterministic for a given `seed`. Returns whether a
+/// part changed.
+bool refine_kway(kernels::CsrView graph, kernels::Index parts, std::vector<kernels::Index>& part,
+                 const KwayOptions& options, std::uint64_t seed, const PartitionContext& ctx);
+
+}  // namespace treematch
