@@ -202,6 +202,8 @@ class KwayFm {
 
 bool refine_kway(CsrView graph, Index parts, std::vector<Index>& part, const KwayOptions& options,
                  std::uint64_t seed, const PartitionContext& ctx) {
+  // Off, as in every preset: not even the setup below, O(nnz) on every split.
+  if (options.passes < 1 && options.kick_work <= 0.0) return false;
   if (parts < 3 || graph.n == 0) return false;
   if (graph.row_end(graph.n - 1) > kMaxAverageDegree * static_cast<Offset>(graph.n)) return false;
   KwayFm fm(graph, parts, part, ctx);
