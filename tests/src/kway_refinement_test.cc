@@ -11,17 +11,13 @@
 #include "src/model/comm_graph.h"
 #include "src/partition/multilevel_partition.h"
 #include "src/partition/part_pair_refinement.h"
+#include "tests/src/part_sizes.h"
 
 namespace treematch {
 namespace {
 
 using kernels::Index;
-
-std::vector<Index> part_sizes(const std::vector<Index>& part, Index parts) {
-  std::vector<Index> count(static_cast<std::size_t>(parts), 0);
-  for (Index p : part) ++count[static_cast<std::size_t>(p)];
-  return count;
-}
+using testing::part_sizes;
 
 /// `groups` groups of `size` vertices, each a ring with chords (edges of weight 10 to the next two
 /// members), the groups joined in a ring by one edge of weight 1: the planted split has cut
@@ -137,8 +133,9 @@ TEST(KwayRefinement, NeverRaisesTheCutAndKeepsSizes) {
     EXPECT_LE(passes_cut, start_cut) << "seed " << seed;
     EXPECT_LE(edge_cut(graph.view(), searched), passes_cut) << "seed " << seed;
     if (edge_cut(graph.view(), searched) < passes_cut) ++searched_lower;
-    EXPECT_EQ(part_sizes(passes_only, parts), part_sizes(start, parts)) << "seed " << seed;
-    EXPECT_EQ(part_sizes(searched, parts), part_sizes(start, parts)) << "seed " << seed;
+    const auto k = static_cast<std::size_t>(parts);
+    EXPECT_EQ(part_sizes(passes_only, k), part_sizes(start, k)) << "seed " << seed;
+    EXPECT_EQ(part_sizes(searched, k), part_sizes(start, k)) << "seed " << seed;
     EXPECT_EQ(searched, again) << "seed " << seed;
   }
   EXPECT_GE(searched_lower, 15);

@@ -23,24 +23,16 @@
 #include "src/strategies/multilevel_top_down.h"
 #include "src/top_down/top_down_mapping.h"
 #include "tests/src/hierarchical_pattern.h"
+#include "tests/src/part_sizes.h"
 
 namespace treematch {
 namespace {
 
 using testing::hierarchical_pattern;
+using testing::part_sizes;
 using testing::random_permutation;
 using testing::random_sparse_graph;
 using testing::tree_of;
-
-std::vector<Index> part_sizes(const std::vector<Index>& part, std::size_t k) {
-  std::vector<Index> count(k, 0);
-  for (Index p : part) {
-    EXPECT_GE(p, 0);
-    EXPECT_LT(static_cast<std::size_t>(p), k);
-    if (p >= 0 && static_cast<std::size_t>(p) < k) ++count[static_cast<std::size_t>(p)];
-  }
-  return count;
-}
 
 /// Undirected unit-weight edges, relabelled by `label` (vertex v becomes label[v]).
 CommGraph graph_of(Index n, const std::vector<std::pair<Index, Index>>& edges,

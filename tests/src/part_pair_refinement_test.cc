@@ -12,17 +12,13 @@
 
 #include "src/partition/multilevel_partition.h"
 #include "tests/src/hierarchical_pattern.h"
+#include "tests/src/part_sizes.h"
 
 namespace treematch {
 namespace {
 
 using kernels::Index;
-
-std::vector<Index> sizes_of(const std::vector<Index>& part, Index parts) {
-  std::vector<Index> count(static_cast<std::size_t>(parts), 0);
-  for (Index p : part) ++count[static_cast<std::size_t>(p)];
-  return count;
-}
+using testing::part_sizes;
 
 constexpr Index kClique = 8;
 
@@ -67,7 +63,7 @@ TEST(PartPairRefinement, SeparatesTwoMixedCliques) {
   PartitionContext ctx;
   ASSERT_TRUE(refine_part_pairs(graph.view(), 4, part, ctx));
   EXPECT_EQ(edge_cut(graph.view(), part), 4.0);
-  EXPECT_EQ(sizes_of(part, 4), sizes_of(before, 4));
+  EXPECT_EQ(part_sizes(part, 4), part_sizes(before, 4));
   for (Index v = 0; v < 4 * kClique; ++v) {
     const auto i = static_cast<std::size_t>(v);
     if (before[i] >= 2) {
@@ -98,7 +94,7 @@ TEST(PartPairRefinement, OnlyEachPartsHeaviestPairsWithPairNeighbours) {
   ctx.pair_neighbours = 2;
   EXPECT_TRUE(refine_part_pairs(graph.view(), 4, part, ctx));
   EXPECT_EQ(edge_cut(graph.view(), part), before - 32.0);
-  EXPECT_EQ(sizes_of(part, 4), sizes_of(start, 4));
+  EXPECT_EQ(part_sizes(part, 4), part_sizes(start, 4));
 }
 
 //   Random graphs split into 8 parts by the multilevel partitioner: the sizes stay, the cut never
@@ -113,7 +109,7 @@ TEST(PartPairRefinement, KeepsSizesAndNeverRaisesTheCut) {
     PartitionContext ctx;
     ctx.flow_rounds = seed % 2 == 0 ? 2 : 0;
     const bool changed = refine_part_pairs(graph.view(), 8, part, ctx);
-    EXPECT_EQ(sizes_of(part, 8), sizes) << "seed " << seed;
+    EXPECT_EQ(part_sizes(part, 8), sizes) << "seed " << seed;
     const double after = edge_cut(graph.view(), part);
     EXPECT_LE(after, before) << "seed " << seed;
     EXPECT_EQ(changed, after < before) << "seed " << seed;
