@@ -241,6 +241,7 @@ std::string describe(const Context& ctx) {
       << "partition.pair_passes = " << ctx.partition.pair_passes << '\n'
       << "partition.kway_passes = " << ctx.partition.kway_passes << '\n'
       << "partition.kway_kick_work = " << ctx.partition.kway_kick_work << '\n'
+      << "partition.kway_vcycles = " << ctx.partition.kway_vcycles << '\n'
       << "partition.pair_coarsest = " << ctx.partition.pair_coarsest << '\n'
       << "partition.pair_neighbours = " << ctx.partition.pair_neighbours << '\n'
       << "partition.swap_passes = " << ctx.partition.swap_passes << '\n'
@@ -428,6 +429,8 @@ void set_option(Context& ctx, std::string_view name, std::string_view value) {
     ctx.partition.kway_passes = number<int>(name, value, 0);
   } else if (is("partition.kway_kick_work")) {
     ctx.partition.kway_kick_work = number<double>(name, value, 0.0);
+  } else if (is("partition.kway_vcycles")) {
+    ctx.partition.kway_vcycles = number<int>(name, value, 0);
   } else if (is("partition.pair_coarsest")) {
     ctx.partition.pair_coarsest = number<Index>(name, value, 2);
   } else if (is("partition.pair_neighbours")) {

@@ -197,6 +197,10 @@ struct PartitionContext {
   /// split's entries (0: no search); the swap passes again after a change.
   int kway_passes = 0;
   double kway_kick_work = 0.0;
+  /// V-cycles of k-way FM over a tree node's multilevel split of 3 or more parts after the pairs
+  /// and kway_passes (src/partition/kway_vcycles.h; 0: none): coarsened inside the parts, whole
+  /// clusters move between any parts; the swap passes again after a change.
+  int kway_vcycles = 0;
   /// Passes of pairwise swaps between the parts after the bisections (each stops the polishing
   /// when it swaps nothing): the k-way cut of a tree node's split.
   int swap_passes = 8;

@@ -1,5 +1,5 @@
-// k-way Fiduccia-Mattheyses on a tree node's split: single moves between any parts, sizes exact
-// at the end.
+// k-way refinement of a tree node's split at its finest level: FM passes, then an iterated local
+// search, sizes exact.
 #pragma once
 
 #include <cstdint>
@@ -16,11 +16,10 @@ struct KwayOptions {
 };
 
 /// Lowers the cut of the split `part` of `graph` into `parts` parts, each keeping its size.
-/// k-way FM: a pass moves the boundary vertex whose move lowers the cut most, then, while one
-/// part holds a vertex too many, the best move out of that part, each vertex once, and keeps the
-/// best prefix that leaves every part at its size: a chain a -> b -> c -> a is an exchange
-/// among three parts that no refinement of two parts at a time makes; a pass gives up after
-/// ctx.fm_stall + n / 100 moves without a better balanced state. Then kicks while the work allows:
+/// `passes` passes of k-way FM at unit weights and exact sizes (src/partition/kway_fm.h: the best
+/// move, then, while one part holds a vertex too many, the best move out of that part, and the best
+/// prefix that leaves every part at its size: a chain a -> b -> c -> a is an exchange among three
+/// parts that no refinement of two parts at a time makes). Then kicks while the work allows:
 /// 3 exchanges of a random vertex with a random neighbour in another part, FM passes from the
 /// vertices around them, and the result undone if the cut rose (iterated local search: single
 /// moves end in local minima that a few forced exchanges leave). Graphs of average degree above

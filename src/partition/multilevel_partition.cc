@@ -9,13 +9,11 @@
 #include <string>
 #include <utility>
 
-#include <tbb/enumerable_thread_specific.h>
-#include <tbb/parallel_sort.h>
-
 #include "kernels/held_csr.h"
 #include "kernels/parallel_tasks.h"
 #include "kernels/part_subgraphs.h"
 #include "kernels/utility.h"
+#include "src/partition/coarsening.h"
 #include "src/partition/flow_refinement.h"
 #include "src/partition/fm_refinement.h"
 
@@ -28,7 +26,6 @@ using kernels::Index;
 using kernels::Offset;
 using kernels::Weight;
 
-constexpr Index kNone = -1;
 /// Below this many vertices the two halves of a bisection are not worth a task each.
 constexpr Index kParallelVertices = 2048;
 /// Attempts made together while a bisection's attempts disagree (PartitionContext::
@@ -38,190 +35,10 @@ constexpr std::size_t kAttemptsPerRound = 3;
 
 using kernels::at;
 
-/// One level of the hierarchy: a graph whose vertices stand for `weight` original vertices.
-struct Level {
-  Csr owned;  ///< empty at the finest level, which views the caller's graph
-  CsrView g;
-  std::vector<Load> weight;
-  Load max_weight = 1;
-  std::vector<Index> coarse_of;  ///< vertex -> vertex of the next coarser level
-};
-
-/// Heavy-edge matching: vertices in hashed order each take the unmatched neighbour with the
-/// heaviest edge per unit of the neighbour's weight (so coarse weights stay even), within `cap`;
-/// vertices without edges are paired in index order. With `side`, only vertices of one side pair up
-/// (a V-cycle keeps the partition found so far). Fills level.coarse_of; returns the coarse count.
-Index match(Level& level, Load cap, std::uint64_t seed, const std::vector<Index>* side) {
-  const CsrView g = level.g;
-  std::vector<std::pair<std::uint64_t, Index>> order(at(g.n));
-  for (Index v = 0; v < g.n; ++v)
-    order[at(v)] = {kernels::splitmix64(seed ^ static_cast<std::uint64_t>(v)), v};
-  // splitmix64 is a bijection, so the hashes differ and any sort gives this one order.
-  tbb::parallel_sort(order.begin(), order.end());
-  std::vector<Index> mate(at(g.n), kNone);
-  for (const auto& [hash, u] : order) {
-    if (mate[at(u)] != kNone) continue;
-    Index best = kNone;
-    double best_rating = 0.0;
-    for (Offset e = g.row_begin(u); e < g.row_end(u); ++e) {
-      const Index v = g.targets[at(e)];
-      if (mate[at(v)] != kNone || level.weight[at(u)] + level.weight[at(v)] > cap) continue;
-      if (side != nullptr && (*side)[at(u)] != (*side)[at(v)]) continue;
-      const double rating = g.weights[at(e)] / static_cast<double>(level.weight[at(v)]);
-      if (rating > best_rating || (rating == best_rating && best != kNone && v < best)) {
-        best_rating = rating;
-        best = v;
-      }
-    }
-    if (best != kNone) {
-      mate[at(u)] = best;
-      mate[at(best)] = u;
-    }
-  }
-  Index lonely = kNone;  // an edgeless vertex waiting for another
-  for (Index v = 0; v < g.n; ++v) {
-    if (mate[at(v)] != kNone || g.row_begin(v) != g.row_end(v)) continue;
-    if (lonely != kNone && level.weight[at(v)] + level.weight[at(lonely)] <= cap &&
-        (side == nullptr || (*side)[at(v)] == (*side)[at(lonely)])) {
-      mate[at(v)] = lonely;
-      mate[at(lonely)] = v;
-      lonely = kNone;
-    } else {
-      lonely = v;
-    }
-  }
-  level.coarse_of.assign(at(g.n), kNone);
-  Index coarse = 0;
-  for (Index v = 0; v < g.n; ++v) {
-    if (level.coarse_of[at(v)] != kNone) continue;
-    level.coarse_of[at(v)] = coarse;
-    if (mate[at(v)] != kNone) level.coarse_of[at(mate[at(v)])] = coarse;
-    ++coarse;
-  }
-  return coarse;
-}
-
-/// Which coarse row last saw a neighbour, and where its entry is.
-struct Seen {
-  Index row = kNone;
-  Offset slot = 0;
-};
-
-/// Coarse row `c`: the coarse neighbours of its members `first` and `second` (kNone: none) in
-/// order of first appearance (the first member's row, then the second's), each with the summed
-/// weight of the edges to it, written from `size` on; returns the end. `seen` holds no entry of
-/// row c yet.
-Offset coarse_row(const Level& fine, Index c, Index first, Index second, std::vector<Seen>& seen,
-                  Index* targets, Weight* weights, Offset size) {
-  const Index* const coarse_of = fine.coarse_of.data();
-  for (Index v : {first, second}) {
-    if (v == kNone) continue;
-    for (Offset e = fine.g.row_begin(v); e < fine.g.row_end(v); ++e) {
-      const Index t = coarse_of[at(fine.g.targets[at(e)])];
-      if (t == c) continue;
-      Seen& s = seen[at(t)];
-      if (s.row == c) {
-        weights[s.slot] += fine.g.weights[at(e)];
-        continue;
-      }
-      s = Seen{c, size};
-      targets[size] = t;
-      weights[size] = fine.g.weights[at(e)];
-      ++size;
-    }
-  }
-  return size;
-}
-
-/// The graph between matched pairs. Large graphs build blocks of coarse rows as parallel tasks
-/// (the top bisections would otherwise be serial), each thread into one scratch (its last-seen
-/// rows and the block's entries) reused for all its blocks, each block kept at its size: blocks
-/// sized by their members' entries and a last-seen array allocated per block took 323 MB and
-/// 4 GB of zeroing at S3's first contraction. Each row is summed in the same order either way, so
-/// the graph does not depend on the thread count.
-Level contract(const Level& fine, Index coarse) {
-  Level out;
-  out.weight.assign(at(coarse), 0);
-  std::vector<Index> first(at(coarse), kNone);
-  std::vector<Index> second(at(coarse), kNone);
-  for (Index v = 0; v < fine.g.n; ++v) {
-    const Index c = fine.coarse_of[at(v)];
-    out.weight[at(c)] += fine.weight[at(v)];
-    (first[at(c)] == kNone ? first[at(c)] : second[at(c)]) = v;
-  }
-  out.max_weight = *std::max_element(out.weight.begin(), out.weight.end());
-  Csr& csr = out.owned;
-  csr.n = coarse;
-  csr.offsets.assign(at(coarse) + 1, 0);
-  constexpr Index kRowsPerBlock = 4096;
-  const Index blocks = (coarse + kRowsPerBlock - 1) / kRowsPerBlock;
-  struct Block {
-    std::vector<Offset> ends;  ///< row ends, relative to the block's first entry
-    std::vector<Index> targets;
-    std::vector<Weight> weights;
-  };
-  struct Scratch {
-    std::vector<Seen> seen;
-    std::vector<Index> targets;
-    std::vector<Weight> weights;
-  };
-  std::vector<Block> rows(at(blocks));
-  tbb::enumerable_thread_specific<Scratch> scratch_of_thread([coarse] {
-    return Scratch{std::vector<Seen>(at(coarse)), {}, {}};
-  });
-  // Tasks only where there are several blocks: most contractions are of small subgraphs.
-  const auto for_each_block = [blocks](const auto& body) {
-    if (blocks > 1) {
-      kernels::parallel_for_all(at(blocks), body);
-    } else {
-      body(0);
-    }
-  };
-  for_each_block([&](std::size_t b) {
-    Scratch& scratch = scratch_of_thread.local();
-    const Index lo = static_cast<Index>(b) * kRowsPerBlock;
-    const Index hi = std::min(coarse, lo + kRowsPerBlock);
-    Offset bound = 0;
-    for (Index c = lo; c < hi; ++c) {
-      for (Index v : {first[at(c)], second[at(c)]})
-        bound += v == kNone ? 0 : fine.g.row_end(v) - fine.g.row_begin(v);
-    }
-    if (scratch.targets.size() < at(bound)) {
-      scratch.targets.resize(at(bound));
-      scratch.weights.resize(at(bound));
-    }
-    Block& block = rows[b];
-    Offset size = 0;
-    for (Index c = lo; c < hi; ++c) {
-      size = coarse_row(fine, c, first[at(c)], second[at(c)], scratch.seen, scratch.targets.data(),
-                        scratch.weights.data(), size);
-      block.ends.push_back(size);
-    }
-    block.targets.assign(scratch.targets.begin(), scratch.targets.begin() + size);
-    block.weights.assign(scratch.weights.begin(), scratch.weights.begin() + size);
-  });
-  std::vector<Offset> base(at(blocks) + 1, 0);
-  for (std::size_t b = 0; b < rows.size(); ++b)
-    base[b + 1] = base[b] + static_cast<Offset>(rows[b].targets.size());
-  csr.targets.resize(at(base.back()));
-  csr.weights.resize(at(base.back()));
-  for_each_block([&](std::size_t b) {
-    Block& block = rows[b];
-    const Index lo = static_cast<Index>(b) * kRowsPerBlock;
-    for (std::size_t i = 0; i < block.ends.size(); ++i)
-      csr.offsets[at(lo) + i + 1] = base[b] + block.ends[i];
-    std::copy(block.targets.begin(), block.targets.end(), csr.targets.begin() + base[b]);
-    std::copy(block.weights.begin(), block.weights.end(), csr.weights.begin() + base[b]);
-    block = {};
-  });
-  out.g = csr.view();
-  return out;
-}
-
 /// Greedy graph growing: side `grown` takes `start`, then the free vertex whose move lowers the
 /// cut most (any free vertex, smallest index, when none touches it) until it weighs its target.
 /// Its cut is left for the caller, who may drop it as a repeat first.
-Bisection grow(const Level& level, Load target0, Index start, Index grown) {
+Bisection grow(const CoarseLevel& level, Load target0, Index start, Index grown) {
   const CsrView g = level.g;
   const Load total = std::accumulate(level.weight.begin(), level.weight.end(), Load{0});
   const Load goal = grown == 0 ? target0 : total - target0;
@@ -259,7 +76,7 @@ Bisection grow(const Level& level, Load target0, Index start, Index grown) {
 
 /// Moves the cheapest vertices off the heavier side until side 0 weighs exactly `target0`
 /// (finest level: unit weights), for the rare case where FM could not balance.
-void force_balance(const Level& level, Bisection& b, Load target0) {
+void force_balance(const CoarseLevel& level, Bisection& b, Load target0) {
   const CsrView g = level.g;
   const Index heavy = b.load0 > target0 ? 0 : 1;
   const Load surplus = std::abs(b.load0 - target0);
@@ -279,35 +96,7 @@ void force_balance(const Level& level, Bisection& b, Load target0) {
   b.cut = cut_of(g, b.side);
 }
 
-/// Coarsening stops at this many vertices: a graph of at most this many is not coarsened.
-Index coarsening_stop(const PartitionContext& ctx) {
-  return std::max<Index>(2, ctx.coarsest);
-}
-
-/// The hierarchy above `graph` (unit weights), coarsest last; with `side`, pairs stay on one side.
-std::vector<Level> coarsen(CsrView graph, Load cap, const PartitionContext& ctx,
-                           const std::vector<Index>* side) {
-  std::vector<Level> levels(1);
-  levels[0].g = graph;
-  levels[0].weight.assign(at(graph.n), 1);
-  std::vector<Index> coarse_side;
-  while (levels.back().g.n > coarsening_stop(ctx)) {
-    const Index n = levels.back().g.n;
-    const Index coarse = match(levels.back(), cap, ctx.seed + levels.size(), side);
-    // Matching stalls: it must merge at least 10% of the vertices, and one on tiny graphs.
-    if (coarse > n - std::max<Index>(1, n / 10)) break;
-    if (side != nullptr) {
-      std::vector<Index> next(at(coarse));
-      for (Index v = 0; v < n; ++v) next[at(levels.back().coarse_of[at(v)])] = (*side)[at(v)];
-      coarse_side = std::move(next);
-      side = &coarse_side;
-    }
-    levels.push_back(contract(levels.back(), coarse));
-  }
-  return levels;
-}
-
-Balance balance_at(const std::vector<Level>& levels, std::size_t l) {
+Balance balance_at(const std::vector<CoarseLevel>& levels, std::size_t l) {
   if (l == 0) return {2, 0};
   const Load tolerance = levels[l - 1].max_weight;
   return {std::max({levels[l].max_weight, Load{2}, tolerance}), tolerance};
@@ -315,8 +104,8 @@ Balance balance_at(const std::vector<Level>& levels, std::size_t l) {
 
 /// `rounds` of max-flow refinement of `b` at `level`, each followed by FM and kept when it lowers
 /// the cut at no worse balance; a round that finds nothing better halves the reach.
-void improve_by_flows(const Level& level, Bisection& b, Load target0, Balance bounds, FmRefiner& fm,
-                      int rounds, const PartitionContext& ctx) {
+void improve_by_flows(const CoarseLevel& level, Bisection& b, Load target0, Balance bounds,
+                      FmRefiner& fm, int rounds, const PartitionContext& ctx) {
   if (rounds <= 0) return;
   const Load total = std::accumulate(level.weight.begin(), level.weight.end(), Load{0});
   Load reach =
@@ -338,10 +127,10 @@ void improve_by_flows(const Level& level, Bisection& b, Load target0, Balance bo
 /// Projects the coarsest level's bisection down the hierarchy, FM at each level with the next
 /// finer level's vertex weight as tolerance, then `flow_rounds` of flows; exact at the finest
 /// level.
-Bisection uncoarsen(const std::vector<Level>& levels, Bisection b, Load target0,
+Bisection uncoarsen(const std::vector<CoarseLevel>& levels, Bisection b, Load target0,
                     const PartitionContext& ctx, int flow_rounds) {
   for (std::size_t l = levels.size() - 1; l-- > 0;) {
-    const Level& fine = levels[l];
+    const CoarseLevel& fine = levels[l];
     std::vector<Index> side(at(fine.g.n));
     for (Index v = 0; v < fine.g.n; ++v) side[at(v)] = b.side[at(fine.coarse_of[at(v)])];
     b.side = std::move(side);
@@ -361,14 +150,9 @@ Bisection uncoarsen(const std::vector<Level>& levels, Bisection b, Load target0,
 /// One V-cycle from `best`: coarsen again without merging across its cut, FM at every level.
 Bisection vcycle(CsrView graph, const Bisection& best, Load target0, Load cap,
                  const PartitionContext& ctx) {
-  std::vector<Level> levels = coarsen(graph, cap, ctx, &best.side);
+  std::vector<CoarseLevel> levels = coarsen(graph, cap, ctx, &best.side);
   Bisection b;
-  b.side.assign(at(levels.back().g.n), 0);
-  for (Index v = 0; v < graph.n; ++v) {
-    Index c = v;
-    for (std::size_t l = 0; l + 1 < levels.size(); ++l) c = levels[l].coarse_of[at(c)];
-    b.side[at(c)] = best.side[at(v)];
-  }
+  b.side = project_to_coarsest(levels, best.side);
   b.load0 = best.load0;
   b.cut = best.cut;
   const Balance bounds = balance_at(levels, levels.size() - 1);
@@ -387,9 +171,10 @@ Load coarse_weight_cap(CsrView graph, Load target0, const PartitionContext& ctx)
 
 /// Multilevel bisection of a unit-weight graph: side 0 gets exactly `target0` vertices.
 Bisection bisect_multilevel(CsrView graph, Load target0, const PartitionContext& ctx) {
-  std::vector<Level> levels = coarsen(graph, coarse_weight_cap(graph, target0, ctx), ctx, nullptr);
+  std::vector<CoarseLevel> levels =
+      coarsen(graph, coarse_weight_cap(graph, target0, ctx), ctx, nullptr);
   // Initial partition: greedy growing from several starts, each polished by FM; the best wins.
-  const Level& top_level = levels.back();
+  const CoarseLevel& top_level = levels.back();
   const Balance top_bounds = balance_at(levels, levels.size() - 1);
   FmRefiner top(top_level.g, top_level.weight, target0, top_bounds, ctx);
   Bisection best;

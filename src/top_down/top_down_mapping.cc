@@ -28,6 +28,7 @@
 #include "kernels/utility.h"
 #include "src/model/cost.h"
 #include "src/partition/kway_refinement.h"
+#include "src/partition/kway_vcycles.h"
 #include "src/partition/multilevel_partition.h"
 #include "src/partition/part_pair_refinement.h"
 #include "src/refine/refinement.h"
@@ -522,6 +523,14 @@ class TopDownMapper {
             if (refine_kway(sub.view(), part_count, part_of, kway,
                             kernels::splitmix64(partition_.seed ^ depth_seed ^ at(node)),
                             partition_)) {
+              swap_until_settled();
+            }
+            // Then whole clusters among any parts, from a coarsening inside them (seeded apart
+            // from the flat refinement's search by a fixed odd constant).
+            if (refine_kway_vcycles(sub.view(), part_count, part_of, partition_.kway_vcycles,
+                                    kernels::splitmix64(partition_.seed ^ depth_seed ^ at(node) ^
+                                                        0x9e3779b97f4a7c15ULL),
+                                    partition_)) {
               swap_until_settled();
             }
             break;

@@ -12,12 +12,14 @@
 #include "src/partition/multilevel_partition.h"
 #include "src/partition/part_pair_refinement.h"
 #include "tests/src/part_sizes.h"
+#include "tests/src/random_graph.h"
 
 namespace treematch {
 namespace {
 
 using kernels::Index;
 using testing::part_sizes;
+using testing::random_graph;
 
 /// `groups` groups of `size` vertices, each a ring with chords (edges of weight 10 to the next two
 /// members), the groups joined in a ring by one edge of weight 1: the planted split has cut
@@ -102,19 +104,8 @@ TEST(KwayRefinement, NeverRaisesTheCutAndKeepsSizes) {
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
     const Index n = 60 + static_cast<Index>(seed * 7 % 50);
     const Index parts = 3 + static_cast<Index>(seed % 7);
-    std::vector<Triplet> triplets;
     std::uint64_t state = seed;
-    for (Index v = 0; v < n; ++v) {
-      for (int k = 0; k < 3; ++k) {
-        state = kernels::splitmix64(state);
-        const auto u = static_cast<Index>(state % static_cast<std::uint64_t>(n));
-        if (u == v) continue;
-        const Weight w = 1.0 + static_cast<Weight>(state >> 60);
-        triplets.push_back({v, u, w});
-        triplets.push_back({u, v, w});
-      }
-    }
-    const CommGraph graph = CommGraph::from_triplets(n, std::move(triplets));
+    const CommGraph graph = random_graph(n, 3, state);
     std::vector<Index> start(static_cast<std::size_t>(n));
     for (Index v = 0; v < n; ++v) {
       state = kernels::splitmix64(state);

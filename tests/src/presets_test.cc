@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "src/driver/treematch.h"
@@ -202,33 +203,39 @@ TEST(Presets, EveryPresetGivesTheSameMappingForAnyThreadCount) {
   }
 }
 
-//   The k-way refinement of each split and its local search (opt-in), on an irregular pattern
-//   (a 512-part geometric graph on 8 x 8 x 2 x 4 cores, splits of 8 parts): the mapping changes,
-//   is one rank per leaf, and is the same at 1, 2 and 4 threads (each split is refined in its
-//   own task, seeded by its node, not by the order the tasks run in).
-TEST(Presets, KwayRefinementGivesTheSameMappingForAnyThreadCount) {
+//   The k-way refinements of each split (opt-in): the flat one with its local search, and the
+//   V-cycles, each on an irregular pattern (a 512-part geometric graph on 8 x 8 x 2 x 4 cores,
+//   splits of 8 parts): the mapping changes, is one rank per leaf, and is the same at 1, 2 and 4
+//   threads (each split is refined in its own task, seeded by its node, not by the order the
+//   tasks run in).
+TEST(Presets, KwayRefinementsGiveTheSameMappingForAnyThreadCount) {
   const Topology tree = tree_of({8, 8, 2, 4});
   const CommGraph graph =
-      make_geometric_pattern({.ranks = 512, .points = 16384, .hotspots = 4, .seed = 5});
-  Context ctx = preset_context(Preset::kDefault);
-  const std::vector<Index> without = treematch_map(graph, tree, ctx).mapping.leaf_of_rank;
-  ctx.partition.kway_passes = 4;
-  ctx.partition.kway_kick_work = 100.0;
-  std::vector<Index> reference;
-  for (const int threads : {1, 2, 4}) {
-    const tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
-                                    static_cast<std::size_t>(threads));
-    const std::vector<Index> leaves = treematch_map(graph, tree, ctx).mapping.leaf_of_rank;
-    if (reference.empty()) {
-      reference = leaves;
-    } else {
-      EXPECT_EQ(leaves, reference) << threads << " threads";
+      make_geometric_pattern({.ranks = 512, .points = 16384, .hotspots = 4, .seed = 3});
+  const Context base = preset_context(Preset::kDefault);
+  const std::vector<Index> without = treematch_map(graph, tree, base).mapping.leaf_of_rank;
+  Context flat = base;
+  flat.partition.kway_passes = 4;
+  flat.partition.kway_kick_work = 100.0;
+  Context vcycles = base;
+  vcycles.partition.kway_vcycles = 4;
+  for (const auto& [name, ctx] : {std::pair{"flat", flat}, std::pair{"V-cycles", vcycles}}) {
+    std::vector<Index> reference;
+    for (const int threads : {1, 2, 4}) {
+      const tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
+                                      static_cast<std::size_t>(threads));
+      const std::vector<Index> leaves = treematch_map(graph, tree, ctx).mapping.leaf_of_rank;
+      if (reference.empty()) {
+        reference = leaves;
+      } else {
+        EXPECT_EQ(leaves, reference) << name << ", " << threads << " threads";
+      }
     }
+    EXPECT_NE(reference, without) << name << ": the refinement changed no split";
+    std::vector<Index> sorted = reference;
+    std::sort(sorted.begin(), sorted.end());
+    for (std::size_t i = 0; i < sorted.size(); ++i) EXPECT_EQ(sorted[i], static_cast<Index>(i));
   }
-  EXPECT_NE(reference, without) << "the refinement changed no split";
-  std::vector<Index> sorted = reference;
-  std::sort(sorted.begin(), sorted.end());
-  for (std::size_t i = 0; i < sorted.size(); ++i) EXPECT_EQ(sorted[i], static_cast<Index>(i));
 }
 
 TEST(Presets, NamesReadBackAndNothingElseIsAPreset) {
