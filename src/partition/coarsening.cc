@@ -193,6 +193,15 @@ CoarseLevel contract(const CoarseLevel& fine, Index coarse) {
   return out;
 }
 
+/// The label of each of the `coarse` vertices of the next coarser level, from `fine`'s (the
+/// members of a coarse vertex share one).
+std::vector<Index> project_to_coarser(const CoarseLevel& fine, Index coarse,
+                                      const std::vector<Index>& labels) {
+  std::vector<Index> next(at(coarse));
+  for (Index v = 0; v < fine.g.n; ++v) next[at(fine.coarse_of[at(v)])] = labels[at(v)];
+  return next;
+}
+
 }  // namespace
 
 Index coarsening_stop(const PartitionContext& ctx) {
@@ -211,9 +220,7 @@ std::vector<CoarseLevel> coarsen(CsrView graph, Load cap, const PartitionContext
     // Matching stalls: it must merge at least 10% of the vertices, and one on tiny graphs.
     if (coarse > n - std::max<Index>(1, n / 10)) break;
     if (part != nullptr) {
-      std::vector<Index> next(at(coarse));
-      for (Index v = 0; v < n; ++v) next[at(levels.back().coarse_of[at(v)])] = (*part)[at(v)];
-      coarse_part = std::move(next);
+      coarse_part = project_to_coarser(levels.back(), coarse, *part);
       part = &coarse_part;
     }
     levels.push_back(contract(levels.back(), coarse));
@@ -224,12 +231,15 @@ std::vector<CoarseLevel> coarsen(CsrView graph, Load cap, const PartitionContext
 std::vector<Index> project_to_coarsest(const std::vector<CoarseLevel>& levels,
                                        const std::vector<Index>& part) {
   std::vector<Index> coarse(part);
-  for (std::size_t l = 0; l + 1 < levels.size(); ++l) {
-    std::vector<Index> next(at(levels[l + 1].g.n));
-    for (Index v = 0; v < levels[l].g.n; ++v) next[at(levels[l].coarse_of[at(v)])] = coarse[at(v)];
-    coarse = std::move(next);
-  }
+  for (std::size_t l = 0; l + 1 < levels.size(); ++l)
+    coarse = project_to_coarser(levels[l], levels[l + 1].g.n, coarse);
   return coarse;
+}
+
+std::vector<Index> project_to_finer(const CoarseLevel& fine, const std::vector<Index>& coarse) {
+  std::vector<Index> labels(at(fine.g.n));
+  for (Index v = 0; v < fine.g.n; ++v) labels[at(v)] = coarse[at(fine.coarse_of[at(v)])];
+  return labels;
 }
 
 }  // namespace treematch

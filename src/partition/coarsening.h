@@ -37,4 +37,9 @@ std::vector<CoarseLevel> coarsen(kernels::CsrView graph, Load cap, const Partiti
 std::vector<kernels::Index> project_to_coarsest(const std::vector<CoarseLevel>& levels,
                                                 const std::vector<kernels::Index>& part);
 
+/// The label of every vertex of `fine` from the labels of the next coarser level's vertices
+/// (each vertex takes its coarse vertex's).
+std::vector<kernels::Index> project_to_finer(const CoarseLevel& fine,
+                                             const std::vector<kernels::Index>& coarse);
+
 }  // namespace treematch

@@ -18,7 +18,19 @@ using kernels::Weight;
 
 namespace {
 constexpr Index kNone = -1;
+constexpr Offset kMaxAverageDegree = 64;
 }  // namespace
+
+bool kway_fm_applies(CsrView g, Index parts) {
+  return parts >= 3 && g.n > 0 &&
+         g.row_end(g.n - 1) <= kMaxAverageDegree * static_cast<Offset>(g.n);
+}
+
+std::vector<Load> part_loads(const std::vector<Index>& part, Index parts) {
+  std::vector<Load> loads(at(parts), 0);
+  for (Index q : part) ++loads[at(q)];
+  return loads;
+}
 
 KwayFm::KwayFm(CsrView g, std::span<const Load> weight, std::vector<Load> target, Balance bounds,
                std::vector<Index>& part, const PartitionContext& ctx)

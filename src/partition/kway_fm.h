@@ -15,9 +15,14 @@
 
 namespace treematch {
 
-/// The densest graphs the k-way refinements work on: FM requeues every neighbour of a move,
-/// O(degree^2) a move (hierarchical-1024-hops took 190 s instead of 1.6 s without this bound).
-inline constexpr kernels::Offset kKwayMaxAverageDegree = 64;
+/// Whether the k-way refinements work on a split of `g` into `parts` parts: 3 or more (two are
+/// the pair refinement's), on a graph of average degree 64 at most (FM requeues every neighbour
+/// of a move, O(degree^2) a move: hierarchical-1024-hops took 190 s instead of 1.6 s without
+/// this bound).
+bool kway_fm_applies(kernels::CsrView g, kernels::Index parts);
+
+/// Each of the `parts` parts' vertex count in the split `part`.
+std::vector<Load> part_loads(const std::vector<kernels::Index>& part, kernels::Index parts);
 
 /// A vertex and the part it left.
 using KwayMove = std::pair<kernels::Index, kernels::Index>;
@@ -45,6 +50,10 @@ class KwayFm {
   void charge(std::size_t visits) { work_ += visits; }
   /// How far the parts' loads miss their targets beyond the tolerance, summed.
   [[nodiscard]] Load excess() const { return excess_; }
+  [[nodiscard]] std::size_t parts() const { return target_.size(); }
+  /// Part q's weight now, and its target.
+  [[nodiscard]] Load load(kernels::Index q) const { return load_[static_cast<std::size_t>(q)]; }
+  [[nodiscard]] Load target(kernels::Index q) const { return target_[static_cast<std::size_t>(q)]; }
 
   /// One pass from the moves of `seeds` (every vertex: a pass over the whole split), giving up
   /// after ctx.fm_stall + n / 100 moves without a better state; returns the cut's change and

@@ -29,14 +29,10 @@ bool refine_kway(CsrView graph, Index parts, std::vector<Index>& part, const Kwa
                  std::uint64_t seed, const PartitionContext& ctx) {
   // Off, as in every preset: not even the setup below, O(nnz) on every split.
   if (options.passes < 1 && options.kick_work <= 0.0) return false;
-  if (parts < 3 || graph.n == 0) return false;
-  if (graph.row_end(graph.n - 1) > kKwayMaxAverageDegree * static_cast<Offset>(graph.n))
-    return false;
+  if (!kway_fm_applies(graph, parts)) return false;
   // Unit weights, exact sizes: every kept state has each part at its size.
   const std::vector<Load> unit(at(graph.n), 1);
-  std::vector<Load> sizes(at(parts), 0);
-  for (Index q : part) ++sizes[at(q)];
-  KwayFm fm(graph, unit, std::move(sizes), Balance{.slack = 1, .tolerance = 0}, part, ctx);
+  KwayFm fm(graph, unit, part_loads(part, parts), Balance{.slack = 1, .tolerance = 0}, part, ctx);
   std::vector<KwayMove> journal;
   std::vector<Index> every(at(graph.n));
   for (Index v = 0; v < graph.n; ++v) every[at(v)] = v;

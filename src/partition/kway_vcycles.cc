@@ -57,12 +57,11 @@ void refine_level(KwayFm& fm, CsrView g, int passes) {
 
 /// Unit weights: while a part holds more than its size, its vertex whose move to a part holding
 /// fewer than its size costs least moves there.
-void force_sizes(CsrView g, std::vector<Index>& part, const std::vector<Load>& size, KwayFm& fm) {
-  std::vector<Load> load(size.size(), 0);
-  for (Index q : part) ++load[at(q)];
-  std::vector<Weight> connection(size.size(), 0.0);
-  for (Index over = 0; over < static_cast<Index>(size.size()); ++over) {
-    while (load[at(over)] > size[at(over)]) {
+void force_sizes(CsrView g, const std::vector<Index>& part, KwayFm& fm) {
+  const auto parts = static_cast<Index>(fm.parts());
+  std::vector<Weight> connection(at(parts), 0.0);
+  for (Index over = 0; over < parts; ++over) {
+    while (fm.load(over) > fm.target(over)) {
       Index best_v = -1;
       Index best_to = -1;
       Weight best_gain = 0.0;
@@ -70,9 +69,9 @@ void force_sizes(CsrView g, std::vector<Index>& part, const std::vector<Load>& s
         if (part[at(v)] != over) continue;
         for (Offset e = g.row_begin(v); e < g.row_end(v); ++e)
           connection[at(part[at(g.targets[at(e)])])] += g.weights[at(e)];
-        for (Index q = 0; q < static_cast<Index>(size.size()); ++q) {
+        for (Index q = 0; q < parts; ++q) {
           const Weight gain = connection[at(q)] - connection[at(over)];
-          if (load[at(q)] < size[at(q)] && (best_v == -1 || gain > best_gain)) {
+          if (fm.load(q) < fm.target(q) && (best_v == -1 || gain > best_gain)) {
             best_v = v;
             best_to = q;
             best_gain = gain;
@@ -81,8 +80,6 @@ void force_sizes(CsrView g, std::vector<Index>& part, const std::vector<Load>& s
         std::fill(connection.begin(), connection.end(), 0.0);
       }
       fm.move(best_v, best_to);
-      --load[at(over)];
-      ++load[at(best_to)];
     }
   }
 }
@@ -94,11 +91,7 @@ std::vector<Index> vcycle(CsrView graph, const std::vector<Index>& part,
   std::vector<Index> p = project_to_coarsest(levels, part);
   for (std::size_t l = levels.size(); l-- > 0;) {
     const CoarseLevel& level = levels[l];
-    if (l + 1 < levels.size()) {
-      std::vector<Index> fine(at(level.g.n));
-      for (Index v = 0; v < level.g.n; ++v) fine[at(v)] = p[at(level.coarse_of[at(v)])];
-      p = std::move(fine);
-    }
+    if (l + 1 < levels.size()) p = project_to_finer(level, p);
     // As the bisection's FM: moves within a vertex of this level, the best state within one of
     // the next finer level (the one that corrects it), exact at the finest.
     const Load tolerance = l == 0 ? 0 : levels[l - 1].max_weight;
@@ -107,7 +100,7 @@ std::vector<Index> vcycle(CsrView graph, const std::vector<Index>& part,
     KwayFm fm(level.g, level.weight, size, bounds, p, ctx);
     refine_level(fm, level.g, ctx.fm_passes);
     if (l == 0 && fm.excess() > 0) {
-      force_sizes(level.g, p, size, fm);
+      force_sizes(level.g, p, fm);
       refine_level(fm, level.g, ctx.fm_passes);
     }
   }
@@ -118,11 +111,8 @@ std::vector<Index> vcycle(CsrView graph, const std::vector<Index>& part,
 
 bool refine_kway_vcycles(CsrView graph, Index parts, std::vector<Index>& part, int cycles,
                          std::uint64_t seed, const PartitionContext& ctx) {
-  if (cycles < 1 || parts < 3 || graph.n == 0) return false;
-  if (graph.row_end(graph.n - 1) > kKwayMaxAverageDegree * static_cast<Offset>(graph.n))
-    return false;
-  std::vector<Load> size(at(parts), 0);
-  for (Index q : part) ++size[at(q)];
+  if (cycles < 1 || !kway_fm_applies(graph, parts)) return false;
+  const std::vector<Load> size = part_loads(part, parts);
   PartitionContext own = ctx;
   own.coarsest = std::max<Index>(2, kCoarsestPerPart * parts);
   // A coarse vertex at most half the smallest part, so that every part keeps several to move.

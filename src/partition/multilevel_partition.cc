@@ -131,9 +131,7 @@ Bisection uncoarsen(const std::vector<CoarseLevel>& levels, Bisection b, Load ta
                     const PartitionContext& ctx, int flow_rounds) {
   for (std::size_t l = levels.size() - 1; l-- > 0;) {
     const CoarseLevel& fine = levels[l];
-    std::vector<Index> side(at(fine.g.n));
-    for (Index v = 0; v < fine.g.n; ++v) side[at(v)] = b.side[at(fine.coarse_of[at(v)])];
-    b.side = std::move(side);
+    b.side = project_to_finer(fine, b.side);
     const Balance bounds = balance_at(levels, l);
     FmRefiner fm(fine.g, fine.weight, target0, bounds, ctx);
     fm.refine(b, ctx.fm_passes);
