@@ -38,14 +38,33 @@ void check_fits(Index processes, Index slots, const Context& ctx) {
       "); use --oversubscribe N to place N processes per core");
 }
 
+/// The default preset's options with ctx's machine, placement, threads and progress: what
+/// driver.include_default runs first.
+Context default_preset_beside(const Context& ctx) {
+  Context floor = preset_context(Preset::kDefault);
+  floor.driver.whole_matrix_max_entries = ctx.driver.whole_matrix_max_entries;
+  floor.driver.whole_matrix_forced = ctx.driver.whole_matrix_forced;
+  floor.placement = ctx.placement;
+  floor.baselines = ctx.baselines;
+  floor.objective = ctx.objective;
+  floor.threads = ctx.threads;
+  floor.progress = ctx.progress;
+  return floor;
+}
+
 /// Whether an input is above ctx.driver.multilevel_only_above processes and the driver makes a
-/// multilevel top-down candidate for it: the walk over the whole tree and the greedy top-down
-/// mappings are then not made.
+/// multilevel top-down candidate for it, from ctx's strategies or the default preset's run
+/// beside them (driver.include_default: strong makes none of its own): the walk over the whole
+/// tree and the greedy top-down mappings are then not made.
 bool left_to_multilevel(const MappingInput& input, const Topology& tree, const Context& ctx,
                         bool whole) {
+  const auto makes_multilevel = [&](const Context& c) {
+    return c.driver.lists(Strategy::kMultilevelTopDown) &&
+           multilevel_top_down_applies(input.entries(), tree, c.multilevel);
+  };
   return input.size() > ctx.driver.multilevel_only_above && whole &&
-         ctx.driver.lists(Strategy::kMultilevelTopDown) &&
-         multilevel_top_down_applies(input.entries(), tree, ctx.multilevel);
+         (makes_multilevel(ctx) ||
+          (ctx.driver.include_default && makes_multilevel(default_preset_beside(ctx))));
 }
 
 /// The walks with costly links first made for one context, unrefined: strong makes the default
@@ -133,20 +152,6 @@ bool less_congested(const MappingInput& input, const Topology& tree, const LinkM
   if (!(norm < *kept.congestion)) return false;
   kept.congestion = norm;
   return true;
-}
-
-/// The default preset's options with ctx's machine, placement, threads and progress: what
-/// driver.include_default runs first.
-Context default_preset_beside(const Context& ctx) {
-  Context floor = preset_context(Preset::kDefault);
-  floor.driver.whole_matrix_max_entries = ctx.driver.whole_matrix_max_entries;
-  floor.driver.whole_matrix_forced = ctx.driver.whole_matrix_forced;
-  floor.placement = ctx.placement;
-  floor.baselines = ctx.baselines;
-  floor.objective = ctx.objective;
-  floor.threads = ctx.threads;
-  floor.progress = ctx.progress;
-  return floor;
 }
 
 /// Whether the `floor` context's strategies can give a candidate that ctx's do not: not where

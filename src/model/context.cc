@@ -50,8 +50,10 @@ Context preset_context(Preset preset) {
       // the nodes too: skipping them there took 3% off S1's time for +0.16%, but put the
       // 8192-process stencil of Presets.FastIsWithinThreePercent... at 1.030 of the optimum.
       ctx.partition.swap_passes = 1;
-      // No pairs of parts: they refine by V-cycles, which this preset does not make.
+      // No pairs of parts and no k-way V-cycles: they refine by V-cycles, which this preset
+      // does not make.
       ctx.partition.pair_passes = 0;
+      ctx.partition.kway_vcycles = 0;
       ctx.multilevel.max_entries = std::int64_t{1} << 20;
       // Its one seed's walk maps the two lowest levels, as before the partitioner split the level
       // above the cores in the other presets: with one, 29 corpus instances cheaper and 11
@@ -70,9 +72,16 @@ Context preset_context(Preset preset) {
     case Preset::kDefault:
       break;
     case Preset::kStrong:
-      // The default preset's candidates, then more attempts (the same seeds) for the top-down
-      // candidates, the walks with costly links first on more processes, a longer refinement.
+      // The default preset's candidates, then the walks with costly links first on more
+      // processes, pairs of subtrees mapped again, a longer refinement.
       ctx.driver.include_default = true;
+      // No multilevel top-down candidates of its own (8 attempts a split, 4 seeds, FM stall 200,
+      // no k-way V-cycles): beside the default preset's with their V-cycles they were kept on 3
+      // of the 43 corpus instances; without them 1 costlier (powerlaw-16384 +0.61%), 1 cheaper
+      // (knn3d-4096 -0.01%), time summed 292 -> 265 s (apps/bench/README.md, "Own seeds of
+      // `strong`").
+      ctx.driver.strategies = {Strategy::kBottomUp, Strategy::kPrioritisedLinks,
+                               Strategy::kGreedyTopDown, Strategy::kIdentity};
       // Its own whole-tree walk and greedy top-down mappings only where no multilevel top-down
       // mapping is made (the default preset's among them keep theirs up to 512 processes): on
       // the corpus the same 43 costs, time summed 446 -> 409 s.
@@ -84,17 +93,6 @@ Context preset_context(Preset preset) {
       // driver.multilevel_only_above), at any size up to these.
       ctx.greedy_top_down.max_processes = 65536;
       ctx.greedy_top_down.max_entries = std::int64_t{1} << 20;
-      ctx.partition.attempts = 8;
-      // Its own top-down candidates from 4 seeds at most (the default preset's among them keep 16):
-      // 16 -> 8 changed 2 of the 43 corpus instances (powerlaw-1024 +1.06%, geo2d-3000-partial
-      // -0.56%), 8 -> 4 none of them nor the 21 cases of the bench's default set, and takes 10-25%
-      // off instances of up to ~100000 entries (geo2d-1024 1.8 -> 1.45 s); 2 seeds would move 2
-      // (apps/bench/README.md, "Own seeds of `strong`").
-      ctx.multilevel.max_runs = 4;
-      // Its own candidates without the attempt budget, the default preset's among them with it: on
-      // the corpus 7 instances cheaper than with neither (knn3d-8192 -5.7%), none costlier. With
-      // it in its own too, on the first 30: 8 cheaper, 3 costlier (powerlaw-16384 +0.95%).
-      ctx.multilevel.attempt_budget = 0;
       ctx.partition.fm_stall = 200;
       ctx.partition.agreeing_attempts = 0;  // every attempt, agreeing or not
       ctx.partition.uncoarsened_attempts = 0;
@@ -109,10 +107,15 @@ Context preset_context(Preset preset) {
       // Two mappings of each pair, not 4: on the corpus 409 -> 277 s summed for +0.041% in
       // geometric mean (15 costlier, geo2d-3000-partial +0.56%; 1 cheaper), none above `default`.
       ctx.pair_remap.runs = 2;
-      // Its own candidates keep the walk on the two lowest levels in every seed (the default
-      // preset's among them split the sockets in the even seeds): on the corpus 482.8 -> 446.0 s
-      // summed for +0.047% in geometric mean (3 cheaper, 17 costlier, none above `default`).
+      // Its pair mappings keep the walk on the two lowest levels in every seed (the default
+      // preset's candidates split the sockets in the even seeds): on the corpus, with its own
+      // multilevel candidates then, 482.8 -> 446.0 s summed for +0.047% in geometric mean (3
+      // cheaper, 17 costlier, none above `default`).
       ctx.multilevel.walk_levels = 2;
+      // No k-way V-cycles in its pair mappings (the default preset's candidates make them): with
+      // its own multilevel candidates, 16 there took 7% more time per instance (knn3d-8192 x1.57)
+      // for -0.23% on the corpus, and its time is near VieM strong's at 256 processes.
+      ctx.partition.kway_vcycles = 0;
       break;
   }
   return ctx;

@@ -199,8 +199,12 @@ struct PartitionContext {
   double kway_kick_work = 0.0;
   /// V-cycles of k-way FM over a tree node's multilevel split of 3 or more parts after the pairs
   /// and kway_passes (src/partition/kway_vcycles.h; 0: none): coarsened inside the parts, whole
-  /// clusters move between any parts; the swap passes again after a change.
-  int kway_vcycles = 0;
+  /// clusters move between any parts; the swap passes again after a change. 16: on the corpus'
+  /// 43 instances 30 cheaper (geo2d-3000-partial -2.1%, powerlaw-1024 -2.0%, towns3d-8192-hops
+  /// -0.7%, below VieM strong's cost), none costlier, geometric mean -0.47%, for 1.16x the time
+  /// summed (x1.2 per instance; the stencils and CloverLeaf x1.2-1.5 for no gain); 8: -0.37%
+  /// for 1.07x, towns3d-8192-hops still above VieM (apps/bench/README.md, "k-way V-cycles").
+  int kway_vcycles = 16;
   /// Passes of pairwise swaps between the parts after the bisections (each stops the polishing
   /// when it swaps nothing): the k-way cut of a tree node's split.
   int swap_passes = 8;

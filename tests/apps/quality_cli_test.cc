@@ -261,13 +261,15 @@ TEST(CliPresets, StrongIsNeverCostlierThanDefault) {
   }
 }
 
-// The strong preset maps pairs of sibling subtrees again (pair_remap): on CloverLeaf's 512 ranks,
-// where the top-down split fixed the nodes one bisection at a time, it finds a cheaper mapping
-// than strong's candidates alone (7.632e9 against 7.704e9 when written).
+// The strong preset maps pairs of sibling subtrees again (pair_remap): on CloverLeaf's 256 ranks
+// over 11 nodes of 24 cores, where the top-down split fixed the nodes one part at a time, it finds
+// a cheaper mapping than strong's candidates alone (4.799e9 against 4.806e9 on 2026-12-01; on
+// the 512 ranks over 22 nodes, this test's input until then, the default preset's k-way V-cycles
+// reach the remapping's cost by themselves).
 TEST(CliPresets, StrongRemapsPairsOfNodesForALowerCost) {
   TempDir dir;
-  const std::string matrix = clover("512");
-  const std::string machine = "tleaf 3 22 1 2 1 12 1";
+  const std::string matrix = clover("256");
+  const std::string machine = "tleaf 3 11 1 2 1 12 1";
   const std::string args = "map -m " + quote(matrix) + " -t " + quote(machine) + " --preset strong";
   EXPECT_LT(printed_mapping_cost(matrix, machine, run_treematch(args, dir)),
             printed_mapping_cost(matrix, machine,

@@ -105,9 +105,15 @@ TEST(Presets, DefaultLeavesLargeInputsToTheMultilevelMapping) {
   EXPECT_EQ(run(ctx), (Names{"bottom-up", "greedy-top-down", "identity"})) << "nor here";
   Context strong = preset_context(Preset::kStrong);
   EXPECT_EQ(strong.driver.multilevel_only_above, 0);
+  // Strong makes no multilevel candidate of its own; the default preset's, made beside, is what
+  // leaves its own walk and greedy mappings out.
   EXPECT_EQ(run(strong), (Names{"bottom-up (default preset)", "greedy-top-down (default preset)",
                                 "multilevel-top-down (default preset)", "identity (default preset)",
-                                "multilevel-top-down", "identity", "pair remapping"}));
+                                "identity", "pair remapping"}));
+  Context alone = strong;
+  alone.driver.include_default = false;
+  EXPECT_EQ(run(alone), (Names{"bottom-up", "greedy-top-down", "identity", "pair remapping"}))
+      << "no multilevel candidate, so its own walk and greedy mappings";
   EXPECT_NE(describe(ctx).find("driver.multilevel_only_above = 63\n"), std::string::npos);
   set_option(strong, "driver.multilevel_only_above", "5");
   EXPECT_EQ(strong.driver.multilevel_only_above, 5);
