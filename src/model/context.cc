@@ -224,6 +224,8 @@ std::string describe(const Context& ctx) {
       << "multilevel.max_entries = " << ctx.multilevel.max_entries << '\n'
       << "multilevel.walk_levels = " << ctx.multilevel.walk_levels << '\n'
       << "multilevel.odd_seed_walk_levels = " << ctx.multilevel.odd_seed_walk_levels << '\n'
+      << "multilevel.vcycle_budget = " << ctx.multilevel.vcycle_budget << '\n'
+      << "multilevel.max_vcycles = " << ctx.multilevel.max_vcycles << '\n'
       << "placement.oversubscribe = " << ctx.placement.oversubscribe << '\n'
       << "placement.allowed_leaves = " << ctx.placement.allowed_leaves.size() << " leaves"
       << (ctx.placement.allowed_leaves.empty() ? " (all)" : "") << '\n'
@@ -398,6 +400,10 @@ void set_option(Context& ctx, std::string_view name, std::string_view value) {
     ctx.multilevel.walk_levels = number<int>(name, value, 0);
   } else if (is("multilevel.odd_seed_walk_levels")) {
     ctx.multilevel.odd_seed_walk_levels = number<int>(name, value, 0);
+  } else if (is("multilevel.vcycle_budget")) {
+    ctx.multilevel.vcycle_budget = number<std::int64_t>(name, value, 0);
+  } else if (is("multilevel.max_vcycles")) {
+    ctx.multilevel.max_vcycles = number<int>(name, value, 0);
   } else if (is("partition.coarsest")) {
     ctx.partition.coarsest = number<Index>(name, value, 2);
   } else if (is("partition.initial_tries")) {

@@ -105,6 +105,17 @@ struct MultilevelTopDownContext {
   /// the cost of 70e2973's `default` (apps/bench/README.md, "The walk's levels").
   int walk_levels = 1;
   int odd_seed_walk_levels = 2;
+  /// ... each seed's splits whose partition.kway_vcycles (above 0) k-way V-cycles lowered the cut
+  /// making more, up to min(max_vcycles, vcycle_budget / entries) in all: small inputs, whose
+  /// cycles cost little, get more where they find cuts. 131072 and 64: on the corpus 4
+  /// instances cheaper (geo2d-256-hops -0.49%, below VieM strong's cost; geo2d-1024 -0.17%,
+  /// cloverleaf-960-hops -0.11%, cloverleaf-640-partial -0.08%), none costlier, the 12 inputs
+  /// below 8192 entries x1.08 the time in geometric mean (x1.26 with the cycles on every split:
+  /// roads-256 and the other 256-rank inputs came near VieM strong's time), the others
+  /// untouched; 65536: geo2d-256-hops only ties VieM (apps/bench/README.md, "More k-way
+  /// V-cycles on small inputs").
+  std::int64_t vcycle_budget = 131072;
+  int max_vcycles = 64;
 };
 
 /// The multilevel partitioner that splits a tree node's processes among its children
@@ -205,6 +216,9 @@ struct PartitionContext {
   /// summed (x1.2 per instance; the stencils and CloverLeaf x1.2-1.5 for no gain); 8: -0.37%
   /// for 1.07x, towns3d-8192-hops still above VieM (apps/bench/README.md, "k-way V-cycles").
   int kway_vcycles = 16;
+  /// ... and this many more on a split where one of those lowered the cut (set by the multilevel
+  /// top-down strategy from multilevel.vcycle_budget, as disagreement_attempts).
+  int kway_more_vcycles = 0;
   /// Passes of pairwise swaps between the parts after the bisections (each stops the polishing
   /// when it swaps nothing): the k-way cut of a tree node's split.
   int swap_passes = 8;

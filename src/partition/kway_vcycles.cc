@@ -121,7 +121,9 @@ bool refine_kway_vcycles(CsrView graph, Index parts, std::vector<Index>& part, i
   const Weight before = edge_cut(graph, part);
   Weight best_cut = before;
   std::vector<Index> best = part;
-  for (int cycle = 0; cycle < cycles; ++cycle) {
+  const auto lowered = [&] { return best_cut < before - 1e-12 * std::max(1.0, before); };
+  for (int cycle = 0; cycle < cycles + std::max(0, ctx.kway_more_vcycles); ++cycle) {
+    if (cycle == cycles && !lowered()) break;  // the more cycles only where these found cuts
     own.seed = kernels::splitmix64(seed + static_cast<std::uint64_t>(cycle));
     std::vector<Index> trial = vcycle(graph, best, size, cap, own);
     const Weight cut = edge_cut(graph, trial);
@@ -130,7 +132,7 @@ bool refine_kway_vcycles(CsrView graph, Index parts, std::vector<Index>& part, i
       best_cut = cut;
     }
   }
-  if (!(best_cut < before - 1e-12 * std::max(1.0, before))) return false;
+  if (!lowered()) return false;
   part = std::move(best);
   return true;
 }

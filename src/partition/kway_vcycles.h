@@ -19,7 +19,8 @@ namespace treematch {
 /// FM leaves one); a cycle is kept only when the cut drops. Single moves at the finest level
 /// (src/partition/kway_refinement.h) cannot move a cluster whose first vertex alone raises the
 /// cut; here it moves as one coarse vertex. Graphs of average degree above 64 are left as they
-/// are. Sequential and deterministic for a given `seed`. Returns whether a part changed.
+/// are. Where one of the cycles lowered the cut, ctx.kway_more_vcycles more follow. Sequential and
+/// deterministic for a given `seed`. Returns whether a part changed.
 bool refine_kway_vcycles(kernels::CsrView graph, kernels::Index parts,
                          std::vector<kernels::Index>& part, int cycles, std::uint64_t seed,
                          const PartitionContext& ctx);

@@ -21,6 +21,14 @@ int multilevel_disagreement_attempts(int runs, const PartitionContext& partition
   return std::max(partition.attempts, (ctx.attempt_budget + seeds - 1) / seeds);
 }
 
+int multilevel_more_kway_vcycles(Offset entries, const PartitionContext& partition,
+                                 const MultilevelTopDownContext& ctx) {
+  if (partition.kway_vcycles <= 0) return 0;
+  const std::int64_t by_budget =
+      std::min<std::int64_t>(ctx.max_vcycles, ctx.vcycle_budget / std::max<Offset>(1, entries));
+  return static_cast<int>(std::max<std::int64_t>(0, by_budget - partition.kway_vcycles));
+}
+
 bool multilevel_top_down_applies(Offset entries, const Topology& tree,
                                  const MultilevelTopDownContext& ctx) {
   return entries <= ctx.max_entries && tree.depth() > 0;
@@ -39,11 +47,13 @@ std::vector<TreeMatchResult> multilevel_top_down_mappings(const CommGraph& graph
   };
   const SubtreeMapping walk = subtree_walk(grouping);
   const int disagreement_attempts = multilevel_disagreement_attempts(runs, partition, ctx);
+  const int more_kway_vcycles = multilevel_more_kway_vcycles(graph.nnz(), partition, ctx);
   std::vector<TreeMatchResult> mappings(static_cast<std::size_t>(runs));
   kernels::parallel_for_all(mappings.size(), [&](std::size_t run) {
     PartitionContext seeded = partition;
     seeded.seed = partition.seed + static_cast<std::uint64_t>(run);
     seeded.disagreement_attempts = disagreement_attempts;
+    seeded.kway_more_vcycles = more_kway_vcycles;
     mappings[run] =
         top_down_treematch_map(graph, tree, split_depth(run), NodeSplit::kMultilevel, seeded, walk);
   });

@@ -14,6 +14,12 @@ namespace treematch {
 /// count, not a time, so results repeat).
 int multilevel_runs(Offset entries, const MultilevelTopDownContext& ctx);
 
+/// The k-way V-cycles a seed's split makes after its partition.kway_vcycles where one of those
+/// lowered the cut (PartitionContext::kway_more_vcycles): none where partition.kway_vcycles is 0,
+/// else up to min(ctx.max_vcycles, ctx.vcycle_budget / entries) in all.
+int multilevel_more_kway_vcycles(Offset entries, const PartitionContext& partition,
+                                 const MultilevelTopDownContext& ctx);
+
 /// Whether multilevel_top_down_mappings gives any mapping: a matrix of at most ctx.max_entries
 /// entries on a tree of one level or more.
 bool multilevel_top_down_applies(Offset entries, const Topology& tree,
@@ -26,12 +32,12 @@ int multilevel_disagreement_attempts(int runs, const PartitionContext& partition
                                      const MultilevelTopDownContext& ctx);
 
 /// One mapping per seed (partition.seed + run), each making up to multilevel_disagreement_attempts
-/// attempts at a bisection whose attempts disagree: the nodes above depth max(1, depth - w) split
-/// (w = ctx.walk_levels for the even runs, ctx.odd_seed_walk_levels for the odd ones)
-/// into their children's capacities by multilevel recursive bisection
-/// (src/partition/multilevel_partition.h) then the greedy split's pairwise swaps, the walk inside
-/// the subtrees below. The runs are independent tasks, returned in seed order, so the result does
-/// not depend on the thread count. None above ctx.max_entries entries.
+/// attempts at a bisection whose attempts disagree and multilevel_more_kway_vcycles more k-way
+/// V-cycles: the nodes above depth max(1, depth - w) split (w = ctx.walk_levels for the even runs,
+/// ctx.odd_seed_walk_levels for the odd ones) into their children's capacities by multilevel
+/// recursive bisection (src/partition/multilevel_partition.h) then the greedy split's pairwise
+/// swaps, the walk inside the subtrees below. The runs are independent tasks, returned in seed
+/// order, so the result does not depend on the thread count. None above ctx.max_entries entries.
 std::vector<TreeMatchResult> multilevel_top_down_mappings(const CommGraph& graph,
                                                           const Topology& tree,
                                                           const GroupingContext& grouping,

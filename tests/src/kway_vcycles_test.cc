@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "kernels/utility.h"
@@ -56,6 +57,26 @@ TEST(KwayVcycles, PutsBackBlocksRotatedAmongThreeParts) {
   EXPECT_EQ(part_sizes(part, kGroups), part_sizes(start, kGroups));
 }
 
+// Random graph `seed` of 200 to 499 vertices with 3 to 9 uneven parts (one part a vertex lighter,
+// the last one heavier), split by the multilevel partitioner.
+struct RandomSplit {
+  CommGraph graph;
+  Index parts;
+  std::vector<Index> start;
+};
+RandomSplit random_split(std::uint64_t seed, const PartitionContext& ctx) {
+  const Index n = 200 + static_cast<Index>(seed * 37 % 300);
+  const Index parts = 3 + static_cast<Index>(seed % 7);
+  std::uint64_t state = seed;
+  CommGraph graph = random_graph(n, 3, state, /*reach=*/16);
+  std::vector<Index> sizes(static_cast<std::size_t>(parts), n / parts);
+  sizes.back() += n % parts;
+  sizes.front() -= 1;
+  sizes.back() += 1;
+  std::vector<Index> start = multilevel_partition(graph.view(), sizes, ctx);
+  return {std::move(graph), parts, std::move(start)};
+}
+
 //   On random graphs split by the multilevel partitioner into 3 to 9 parts of uneven sizes, then
 //   refined by the flat k-way passes: the V-cycles never raise the cut, keep every size, give the
 //   same split for the same seed, and lower the cut on most graphs (19 of the 20 when written;
@@ -63,17 +84,9 @@ TEST(KwayVcycles, PutsBackBlocksRotatedAmongThreeParts) {
 TEST(KwayVcycles, NeverRaiseTheCutAndKeepSizes) {
   int lowered = 0;
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
-    const Index n = 200 + static_cast<Index>(seed * 37 % 300);
-    const Index parts = 3 + static_cast<Index>(seed % 7);
-    std::uint64_t state = seed;
-    const CommGraph graph = random_graph(n, 3, state, /*reach=*/16);
-    std::vector<Index> sizes(static_cast<std::size_t>(parts), n / parts);
-    sizes.back() += n % parts;
-    sizes.front() -= 1;
-    sizes.back() += 1;
     PartitionContext ctx;
     ctx.seed = seed;
-    std::vector<Index> start = multilevel_partition(graph.view(), sizes, ctx);
+    auto [graph, parts, start] = random_split(seed, ctx);
     refine_kway(graph.view(), parts, start, {4, 0.0}, seed, ctx);
     std::vector<Index> refined = start;
     const bool changed = refine_kway_vcycles(graph.view(), parts, refined, 4, seed, ctx);
@@ -89,6 +102,33 @@ TEST(KwayVcycles, NeverRaiseTheCutAndKeepSizes) {
     EXPECT_EQ(refined, again) << "seed " << seed;
   }
   EXPECT_GE(lowered, 15);
+}
+
+//   The more cycles (PartitionContext::kway_more_vcycles) follow only where the first lowered the
+//   cut, and then continue them exactly: 1 cycle and 15 more give the split of 16 cycles where the
+//   first cycle lowered the cut and the start where it did not, even where the 16 would have.
+TEST(KwayVcycles, MakeTheMoreCyclesOnlyWhereTheFirstLoweredTheCut) {
+  int continued = 0;
+  int skipped = 0;
+  for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+    PartitionContext ctx;
+    ctx.seed = seed;
+    const auto [graph, parts, start] = random_split(seed, ctx);
+    std::vector<Index> one = start;
+    const bool one_lowered = refine_kway_vcycles(graph.view(), parts, one, 1, seed, ctx);
+    std::vector<Index> sixteen = start;
+    refine_kway_vcycles(graph.view(), parts, sixteen, 16, seed, ctx);
+    PartitionContext more = ctx;
+    more.kway_more_vcycles = 15;
+    std::vector<Index> one_and_more = start;
+    const bool changed = refine_kway_vcycles(graph.view(), parts, one_and_more, 1, seed, more);
+    EXPECT_EQ(changed, one_lowered) << "seed " << seed;
+    EXPECT_EQ(one_and_more, one_lowered ? sixteen : start) << "seed " << seed;
+    if (one_lowered && sixteen != one) ++continued;
+    if (!one_lowered && sixteen != start) ++skipped;
+  }
+  EXPECT_GT(continued, 0) << "no graph where the more cycles lowered the cut further";
+  EXPECT_GT(skipped, 0) << "no graph where 16 cycles find a cut the first one missed";
 }
 
 }  // namespace

@@ -376,6 +376,24 @@ TEST(MultilevelTopDown, TheAttemptBudgetIsSharedByTheSeeds) {
   EXPECT_EQ(multilevel_disagreement_attempts(1, partition, ctx), 3);
 }
 
+TEST(MultilevelTopDown, SmallInputsMakeMoreKwayVcyclesUpToTheirLimit) {
+  PartitionContext partition;
+  partition.kway_vcycles = 16;
+  MultilevelTopDownContext ctx;
+  ctx.vcycle_budget = 131072;
+  ctx.max_vcycles = 64;
+  EXPECT_EQ(multilevel_more_kway_vcycles(1348, partition, ctx), 48);   // 97 by the budget: 64
+  EXPECT_EQ(multilevel_more_kway_vcycles(4584, partition, ctx), 12);   // 131072 / 4584 = 28
+  EXPECT_EQ(multilevel_more_kway_vcycles(8192, partition, ctx), 0);    // the budget's 16
+  EXPECT_EQ(multilevel_more_kway_vcycles(390072, partition, ctx), 0);  // never fewer
+  ctx.vcycle_budget = 0;
+  EXPECT_EQ(multilevel_more_kway_vcycles(1348, partition, ctx), 0);
+  // None where the preset makes none (fast, strong's pair mappings), whatever the budget.
+  ctx.vcycle_budget = 131072;
+  partition.kway_vcycles = 0;
+  EXPECT_EQ(multilevel_more_kway_vcycles(1348, partition, ctx), 0);
+}
+
 // One seed spends an attempt budget of 12 where the attempts of a random graph's bisections
 // disagree: another mapping than without it, the same at any thread count; a budget below the
 // attempts changes nothing.

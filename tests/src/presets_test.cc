@@ -17,6 +17,7 @@
 #include "src/patterns/geometric_pattern.h"
 #include "src/patterns/stencil_pattern.h"
 #include "src/strategies/identity.h"
+#include "src/strategies/multilevel_top_down.h"
 #include "src/tree/topology.h"
 #include "tests/src/hierarchical_pattern.h"
 
@@ -225,6 +226,7 @@ TEST(Presets, KwayRefinementsGiveTheSameMappingForAnyThreadCount) {
   flat.partition.kway_kick_work = 100.0;
   Context vcycles = base;
   vcycles.partition.kway_vcycles = 4;
+  vcycles.multilevel.vcycle_budget = 0;  // 4, not more for a small input
   for (const auto& [name, ctx] : {std::pair{"flat", flat}, std::pair{"V-cycles", vcycles}}) {
     std::vector<Index> reference;
     for (const int threads : {1, 2, 4}) {
@@ -242,6 +244,30 @@ TEST(Presets, KwayRefinementsGiveTheSameMappingForAnyThreadCount) {
     std::sort(sorted.begin(), sorted.end());
     for (std::size_t i = 0; i < sorted.size(); ++i) EXPECT_EQ(sorted[i], static_cast<Index>(i));
   }
+}
+
+// A small input (256 ranks, about 1300 entries) gets up to 64 k-way V-cycles a split in the
+// default preset instead of 16, where the 16 lowered the cut: another mapping, no costlier, the
+// same at any thread count; with the budget at 0 it is the 16-cycle mapping.
+TEST(Presets, DefaultMakesMoreKwayVcyclesOnSmallInputs) {
+  const Topology tree = testing::costly_tree({8, 2, 16}, {3.0, 2.0, 1.0});
+  const CommGraph graph = make_geometric_pattern(
+      {.ranks = 256, .points = 256 * 48, .degree = 8.0, .hotspots = 8, .seed = 1});
+  const Context ctx = preset_context(Preset::kDefault);
+  ASSERT_EQ(multilevel_more_kway_vcycles(graph.nnz(), ctx.partition, ctx.multilevel), 48);
+  Context sixteen = ctx;
+  sixteen.multilevel.vcycle_budget = 0;
+  const TreeMatchResult fewer = treematch_map(graph, tree, sixteen);
+  std::vector<Index> reference;
+  for (const int threads : {1, 2, 4}) {
+    const tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
+                                    static_cast<std::size_t>(threads));
+    const TreeMatchResult more = treematch_map(graph, tree, ctx);
+    if (reference.empty()) reference = more.mapping.leaf_of_rank;
+    EXPECT_EQ(more.mapping.leaf_of_rank, reference) << threads << " threads";
+    EXPECT_LE(more.cost.weighted, fewer.cost.weighted) << threads << " threads";
+  }
+  EXPECT_NE(reference, fewer.mapping.leaf_of_rank) << "the cycles beyond 16 changed no split";
 }
 
 TEST(Presets, NamesReadBackAndNothingElseIsAPreset) {
