@@ -226,6 +226,8 @@ std::string describe(const Context& ctx) {
       << "multilevel.odd_seed_walk_levels = " << ctx.multilevel.odd_seed_walk_levels << '\n'
       << "multilevel.vcycle_budget = " << ctx.multilevel.vcycle_budget << '\n'
       << "multilevel.max_vcycles = " << ctx.multilevel.max_vcycles << '\n'
+      << "multilevel.first_seeds = " << ctx.multilevel.first_seeds << '\n'
+      << "multilevel.agreeing_seeds = " << ctx.multilevel.agreeing_seeds << '\n'
       << "placement.oversubscribe = " << ctx.placement.oversubscribe << '\n'
       << "placement.allowed_leaves = " << ctx.placement.allowed_leaves.size() << " leaves"
       << (ctx.placement.allowed_leaves.empty() ? " (all)" : "") << '\n'
@@ -404,6 +406,10 @@ void set_option(Context& ctx, std::string_view name, std::string_view value) {
     ctx.multilevel.vcycle_budget = number<std::int64_t>(name, value, 0);
   } else if (is("multilevel.max_vcycles")) {
     ctx.multilevel.max_vcycles = number<int>(name, value, 0);
+  } else if (is("multilevel.first_seeds")) {
+    ctx.multilevel.first_seeds = number<int>(name, value, 1);
+  } else if (is("multilevel.agreeing_seeds")) {
+    ctx.multilevel.agreeing_seeds = number<int>(name, value, 0);
   } else if (is("partition.coarsest")) {
     ctx.partition.coarsest = number<Index>(name, value, 2);
   } else if (is("partition.initial_tries")) {

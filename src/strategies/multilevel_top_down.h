@@ -1,6 +1,8 @@
 // Top-down mappings whose upper nodes are split by multilevel recursive bisection, the walk below.
 #pragma once
 
+#include <cstddef>
+#include <span>
 #include <vector>
 
 #include "src/model/comm_graph.h"
@@ -20,6 +22,14 @@ int multilevel_runs(Offset entries, const MultilevelTopDownContext& ctx);
 int multilevel_more_kway_vcycles(Offset entries, const PartitionContext& partition,
                                  const MultilevelTopDownContext& ctx);
 
+/// How many of the `runs` seeds are made before seeds_agree decides on the others: ctx.first_seeds
+/// (at most runs), or runs when ctx.agreeing_seeds is 0.
+std::size_t multilevel_first_seeds(int runs, const MultilevelTopDownContext& ctx);
+
+/// Whether at least `agreeing` (above 0) of the first seeds' costs equal the cheapest of them: the
+/// seeds have found the same grain, and the others are not made.
+bool seeds_agree(std::span<const double> costs, int agreeing);
+
 /// Whether multilevel_top_down_mappings gives any mapping: a matrix of at most ctx.max_entries
 /// entries on a tree of one level or more.
 bool multilevel_top_down_applies(Offset entries, const Topology& tree,
@@ -37,7 +47,8 @@ int multilevel_disagreement_attempts(int runs, const PartitionContext& partition
 /// ctx.odd_seed_walk_levels for the odd ones) into their children's capacities by multilevel
 /// recursive bisection (src/partition/multilevel_partition.h) then the greedy split's pairwise
 /// swaps, the walk inside the subtrees below. The runs are independent tasks, returned in seed
-/// order, so the result does not depend on the thread count. None above ctx.max_entries entries.
+/// order; where the first multilevel_first_seeds ones agree (seeds_agree), only those are
+/// returned. The result does not depend on the thread count. None above ctx.max_entries entries.
 std::vector<TreeMatchResult> multilevel_top_down_mappings(const CommGraph& graph,
                                                           const Topology& tree,
                                                           const GroupingContext& grouping,

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <set>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include <tbb/global_control.h>
+#include <tbb/task_arena.h>
 
 #include "src/driver/treematch.h"
 #include "src/model/cost.h"
@@ -392,6 +394,57 @@ TEST(MultilevelTopDown, SmallInputsMakeMoreKwayVcyclesUpToTheirLimit) {
   ctx.vcycle_budget = 131072;
   partition.kway_vcycles = 0;
   EXPECT_EQ(multilevel_more_kway_vcycles(1348, partition, ctx), 0);
+}
+
+TEST(MultilevelTopDown, SeedsAgreeWhereEnoughMapAtTheCheapestCost) {
+  EXPECT_TRUE(seeds_agree(std::vector<double>{5, 7, 5, 9}, 2));
+  EXPECT_FALSE(seeds_agree(std::vector<double>{5, 7, 7, 9}, 2));  // they agree on a dearer cost
+  EXPECT_FALSE(seeds_agree(std::vector<double>{5, 7, 5, 9}, 3));
+  EXPECT_FALSE(seeds_agree(std::vector<double>{5, 5}, 0));  // 0: every seed is made
+  MultilevelTopDownContext ctx;
+  ctx.first_seeds = 4;
+  ctx.agreeing_seeds = 2;
+  EXPECT_EQ(multilevel_first_seeds(16, ctx), 4u);
+  EXPECT_EQ(multilevel_first_seeds(3, ctx), 3u);
+  ctx.agreeing_seeds = 0;
+  EXPECT_EQ(multilevel_first_seeds(16, ctx), 16u);
+}
+
+// The first 4 of 16 seeds of a shuffled stencil map at one cost: only they are made, the same
+// mappings as the first 4 of all 16 and as cheap as their best, at 1 thread and in an arena of 8
+// (whose first wave makes 8 seeds and keeps 4). A random graph's first seeds disagree: all 16.
+TEST(MultilevelTopDown, OnlyTheFirstSeedsAreMadeWhereTheyAgree) {
+  const Topology tree = tree_of({2, 8, 2, 8});
+  const CommGraph stencil = make_stencil_27(StencilSpec{.nx = 8, .ny = 8, .nz = 4, .seed = 1});
+  const Context preset = default_context();
+  const auto mappings_of = [&](const CommGraph& graph, int agreeing, int threads) {
+    const tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 16);
+    tbb::task_arena arena(threads);
+    MultilevelTopDownContext ctx = preset.multilevel;
+    ctx.budget = std::numeric_limits<std::int64_t>::max();
+    ctx.max_runs = 16;
+    ctx.first_seeds = 4;
+    ctx.agreeing_seeds = agreeing;
+    return arena.execute([&] {
+      return multilevel_top_down_mappings(graph, tree, preset.grouping, preset.partition, ctx);
+    });
+  };
+  const auto cheapest = [&](const std::vector<TreeMatchResult>& mappings) {
+    double best = std::numeric_limits<double>::infinity();
+    for (const TreeMatchResult& m : mappings)
+      best = std::min(best, evaluate_cost(stencil, tree, m.mapping).weighted);
+    return best;
+  };
+  const std::vector<TreeMatchResult> all = mappings_of(stencil, 0, 2);
+  ASSERT_EQ(all.size(), 16u);
+  for (int threads : {1, 8}) {
+    const std::vector<TreeMatchResult> first = mappings_of(stencil, 2, threads);
+    ASSERT_EQ(first.size(), 4u) << threads << " threads";
+    for (std::size_t s = 0; s < first.size(); ++s)
+      EXPECT_EQ(first[s].mapping.leaf_of_rank, all[s].mapping.leaf_of_rank) << "seed " << s;
+    EXPECT_EQ(cheapest(first), cheapest(all));
+  }
+  EXPECT_EQ(mappings_of(random_sparse_graph(256, 6, 11), 2, 2).size(), 16u);
 }
 
 // One seed spends an attempt budget of 12 where the attempts of a random graph's bisections
