@@ -226,7 +226,7 @@ std::string describe(const Context& ctx) {
       << "multilevel.odd_seed_walk_levels = " << ctx.multilevel.odd_seed_walk_levels << '\n'
       << "multilevel.vcycle_budget = " << ctx.multilevel.vcycle_budget << '\n'
       << "multilevel.max_vcycles = " << ctx.multilevel.max_vcycles << '\n'
-      << "multilevel.first_seeds = " << ctx.multilevel.first_seeds << '\n'
+      << "multilevel.seed_step = " << ctx.multilevel.seed_step << '\n'
       << "multilevel.agreeing_seeds = " << ctx.multilevel.agreeing_seeds << '\n'
       << "placement.oversubscribe = " << ctx.placement.oversubscribe << '\n'
       << "placement.allowed_leaves = " << ctx.placement.allowed_leaves.size() << " leaves"
@@ -406,8 +406,8 @@ void set_option(Context& ctx, std::string_view name, std::string_view value) {
     ctx.multilevel.vcycle_budget = number<std::int64_t>(name, value, 0);
   } else if (is("multilevel.max_vcycles")) {
     ctx.multilevel.max_vcycles = number<int>(name, value, 0);
-  } else if (is("multilevel.first_seeds")) {
-    ctx.multilevel.first_seeds = number<int>(name, value, 1);
+  } else if (is("multilevel.seed_step")) {
+    ctx.multilevel.seed_step = number<int>(name, value, 1);
   } else if (is("multilevel.agreeing_seeds")) {
     ctx.multilevel.agreeing_seeds = number<int>(name, value, 0);
   } else if (is("partition.coarsest")) {

@@ -116,17 +116,17 @@ struct MultilevelTopDownContext {
   /// V-cycles on small inputs").
   std::int64_t vcycle_budget = 131072;
   int max_vcycles = 64;
-  /// ... the first `first_seeds` seeds made first, and the others not at all when at least
-  /// `agreeing_seeds` of those first ones map at the cheapest of their costs, before refinement (0:
-  /// every seed made): seeds that agree have found the pattern's grain, and more find it again. 4
-  /// and 2: of the corpus' 43 instances 2 stop after 4 of 16 seeds, at the same cost
-  /// (stencil-8x8x4-shuffled 0.16 -> 0.08 s, cloverleaf-1024 0.27 -> 0.10 s), the 41 others keep
-  /// their mappings; of the bench's 21 default cases that ran 9 stop (PACOS 16-64, clover-128 and
-  /// -480, MapLib AMG, CG and LULESH, netloc-app), all at the same cost but netloc-app, +0.00036%
-  /// (one seed of the 16 maps below the 11 that agree). 3 of 4 stops neither corpus instance: the
-  /// odd seeds (odd_seed_walk_levels) differ there before refinement (apps/bench/README.md,
-  /// "Seeds that agree").
-  int first_seeds = 4;
+  /// ... the seeds made `seed_step` at a time, and no more once at least `agreeing_seeds` of those
+  /// made map at the cheapest of their costs, before refinement (0: every seed made): seeds that
+  /// agree have found the pattern's grain, and more find it again. 4 and 2: of the corpus' 43
+  /// instances 4 stop with the same mappings (stencil-8x8x4-shuffled and cloverleaf-1024 after 4
+  /// of 16 seeds, 0.19 -> 0.13 s and 0.32 -> 0.13 s; roads-256 after 8, 0.13 -> 0.09 s;
+  /// knn2d-256 after 12), where no seeds agree the time stays; of the bench's 21 default cases that
+  /// ran 10 stop (PACOS 16-128, clover-128 and -480, MapLib AMG, CG and LULESH, netloc-app), all at
+  /// the same cost but netloc-app, +0.00036% (one seed of the 16 maps below the 11 that agree). 3
+  /// agreeing stops neither stencil-8x8x4-shuffled nor cloverleaf-1024 after 4: their odd seeds
+  /// (odd_seed_walk_levels) differ before refinement (apps/bench/README.md, "Seeds that agree").
+  int seed_step = 4;
   int agreeing_seeds = 2;
 };
 

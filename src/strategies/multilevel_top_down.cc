@@ -1,9 +1,10 @@
-// Multilevel top-down mappings, one per seed, as parallel tasks; the first seeds alone where they
-// agree.
+// Multilevel top-down mappings, one per seed, as parallel tasks, until the seeds agree.
 #include "src/strategies/multilevel_top_down.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
+#include <mutex>
 #include <span>
 
 #include "kernels/parallel_tasks.h"
@@ -32,15 +33,19 @@ int multilevel_more_kway_vcycles(Offset entries, const PartitionContext& partiti
   return static_cast<int>(std::max<std::int64_t>(0, by_budget - partition.kway_vcycles));
 }
 
-std::size_t multilevel_first_seeds(int runs, const MultilevelTopDownContext& ctx) {
-  const int first = ctx.agreeing_seeds > 0 ? std::min(runs, ctx.first_seeds) : runs;
-  return static_cast<std::size_t>(std::max(1, first));
-}
-
 bool seeds_agree(std::span<const double> costs, int agreeing) {
   if (agreeing <= 0 || costs.empty()) return false;
   const double cheapest = *std::min_element(costs.begin(), costs.end());
   return std::count(costs.begin(), costs.end(), cheapest) >= agreeing;
+}
+
+std::size_t agreed_seeds(std::span<const double> costs, const MultilevelTopDownContext& ctx) {
+  if (ctx.agreeing_seeds <= 0) return costs.size();
+  const auto step = static_cast<std::size_t>(std::max(1, ctx.seed_step));
+  for (std::size_t end = step; end < costs.size(); end += step) {
+    if (seeds_agree(costs.first(end), ctx.agreeing_seeds)) return end;
+  }
+  return costs.size();
 }
 
 bool multilevel_top_down_applies(Offset entries, const Topology& tree,
@@ -63,8 +68,8 @@ std::vector<TreeMatchResult> multilevel_top_down_mappings(const CommGraph& graph
   const int disagreement_attempts = multilevel_disagreement_attempts(runs, partition, ctx);
   const int more_kway_vcycles = multilevel_more_kway_vcycles(graph.nnz(), partition, ctx);
   std::vector<TreeMatchResult> mappings(static_cast<std::size_t>(runs));
-  const std::size_t first = multilevel_first_seeds(runs, ctx);
-  std::vector<double> costs(mappings.size(), 0.0);  // of the first seeds, to see if they agree
+  const bool checked = ctx.agreeing_seeds > 0;
+  std::vector<double> costs(mappings.size(), 0.0);  // to see whether the seeds agree
   const auto make = [&](std::size_t run) {
     PartitionContext seeded = partition;
     seeded.seed = partition.seed + static_cast<std::uint64_t>(run);
@@ -72,17 +77,35 @@ std::vector<TreeMatchResult> multilevel_top_down_mappings(const CommGraph& graph
     seeded.kway_more_vcycles = more_kway_vcycles;
     mappings[run] =
         top_down_treematch_map(graph, tree, split_depth(run), NodeSplit::kMultilevel, seeded, walk);
-    if (run < first) costs[run] = evaluate_cost(graph, tree, mappings[run].mapping).weighted;
+    if (checked) costs[run] = evaluate_cost(graph, tree, mappings[run].mapping).weighted;
   };
-  // The first seeds and as many more as the threads run at once: the others' mappings are dropped
-  // when the first agree, so the result is the same for any thread count.
-  const std::size_t wave = std::max(first, std::min(mappings.size(), kernels::task_slots()));
-  kernels::parallel_for_all(wave, make);
-  if (first < mappings.size() && seeds_agree(std::span(costs).first(first), ctx.agreeing_seeds)) {
-    mappings.resize(first);
-    return mappings;
-  }
-  kernels::parallel_for_all(mappings.size() - wave, [&](std::size_t i) { make(wave + i); });
+  // The seeds start in order (each task takes the next) and none starts past a step where those
+  // before agree; the ones made past it are dropped (agreed_seeds), so the result is the same for
+  // any thread count, and no thread waits for the others.
+  const std::size_t step =
+      checked ? static_cast<std::size_t>(std::max(1, ctx.seed_step)) : mappings.size();
+  std::atomic<std::size_t> next{0};
+  std::mutex made_lock;  // guards the three below
+  std::vector<char> made(mappings.size(), 0);
+  std::size_t made_before = 0;         // the seeds [0, made_before) are made
+  std::size_t stop = mappings.size();  // no seed from here on starts
+  kernels::parallel_for_all(mappings.size(), [&](std::size_t) {
+    const std::size_t run = next.fetch_add(1);
+    {
+      const std::lock_guard<std::mutex> lock(made_lock);
+      if (run >= stop) return;
+    }
+    make(run);
+    const std::lock_guard<std::mutex> lock(made_lock);
+    made[run] = 1;
+    const std::size_t before = made_before;
+    while (made_before < made.size() && made[made_before] != 0) ++made_before;
+    for (std::size_t end = (before / step + 1) * step; end <= made_before && end < stop;
+         end += step) {
+      if (seeds_agree(std::span(costs).first(end), ctx.agreeing_seeds)) stop = end;
+    }
+  });
+  mappings.resize(agreed_seeds(std::span(costs).first(made_before), ctx));
   return mappings;
 }
 

@@ -22,13 +22,13 @@ int multilevel_runs(Offset entries, const MultilevelTopDownContext& ctx);
 int multilevel_more_kway_vcycles(Offset entries, const PartitionContext& partition,
                                  const MultilevelTopDownContext& ctx);
 
-/// How many of the `runs` seeds are made before seeds_agree decides on the others: ctx.first_seeds
-/// (at most runs), or runs when ctx.agreeing_seeds is 0.
-std::size_t multilevel_first_seeds(int runs, const MultilevelTopDownContext& ctx);
-
-/// Whether at least `agreeing` (above 0) of the first seeds' costs equal the cheapest of them: the
-/// seeds have found the same grain, and the others are not made.
+/// Whether at least `agreeing` (above 0) of the seeds' costs equal the cheapest of them: the seeds
+/// have found the same grain.
 bool seeds_agree(std::span<const double> costs, int agreeing);
+
+/// How many of the seeds whose costs are `costs` are kept: the first ctx.seed_step x k of them
+/// for the least k where those agree (seeds_agree, ctx.agreeing_seeds; 0: never), else all.
+std::size_t agreed_seeds(std::span<const double> costs, const MultilevelTopDownContext& ctx);
 
 /// Whether multilevel_top_down_mappings gives any mapping: a matrix of at most ctx.max_entries
 /// entries on a tree of one level or more.
@@ -47,8 +47,8 @@ int multilevel_disagreement_attempts(int runs, const PartitionContext& partition
 /// ctx.odd_seed_walk_levels for the odd ones) into their children's capacities by multilevel
 /// recursive bisection (src/partition/multilevel_partition.h) then the greedy split's pairwise
 /// swaps, the walk inside the subtrees below. The runs are independent tasks, returned in seed
-/// order; where the first multilevel_first_seeds ones agree (seeds_agree), only those are
-/// returned. The result does not depend on the thread count. None above ctx.max_entries entries.
+/// order, ctx.seed_step at a time until those made agree (agreed_seeds). The result does not
+/// depend on the thread count. None above ctx.max_entries entries.
 std::vector<TreeMatchResult> multilevel_top_down_mappings(const CommGraph& graph,
                                                           const Topology& tree,
                                                           const GroupingContext& grouping,

@@ -402,17 +402,23 @@ TEST(MultilevelTopDown, SeedsAgreeWhereEnoughMapAtTheCheapestCost) {
   EXPECT_FALSE(seeds_agree(std::vector<double>{5, 7, 5, 9}, 3));
   EXPECT_FALSE(seeds_agree(std::vector<double>{5, 5}, 0));  // 0: every seed is made
   MultilevelTopDownContext ctx;
-  ctx.first_seeds = 4;
+  ctx.seed_step = 4;
   ctx.agreeing_seeds = 2;
-  EXPECT_EQ(multilevel_first_seeds(16, ctx), 4u);
-  EXPECT_EQ(multilevel_first_seeds(3, ctx), 3u);
+  // Asked after each step, on the seeds made by then: the first 4 disagree, the first 8 agree.
+  const std::vector<double> costs{5, 7, 6, 9, 8, 5, 9, 9, 1, 1, 1, 1};
+  EXPECT_EQ(agreed_seeds(costs, ctx), 8u);
+  EXPECT_EQ(agreed_seeds(std::span(costs).first(7), ctx), 7u);  // no whole second step
+  ctx.seed_step = 2;
+  EXPECT_EQ(agreed_seeds(costs, ctx), 6u);
+  ctx.agreeing_seeds = 3;
+  EXPECT_EQ(agreed_seeds(costs, ctx), costs.size());  // three 1s only among all 12
   ctx.agreeing_seeds = 0;
-  EXPECT_EQ(multilevel_first_seeds(16, ctx), 16u);
+  EXPECT_EQ(agreed_seeds(costs, ctx), costs.size());
 }
 
 // The first 4 of 16 seeds of a shuffled stencil map at one cost: only they are made, the same
 // mappings as the first 4 of all 16 and as cheap as their best, at 1 thread and in an arena of 8
-// (whose first wave makes 8 seeds and keeps 4). A random graph's first seeds disagree: all 16.
+// (whose first wave makes 8 seeds and keeps 4). A random graph's seeds never agree: all 16.
 TEST(MultilevelTopDown, OnlyTheFirstSeedsAreMadeWhereTheyAgree) {
   const Topology tree = tree_of({2, 8, 2, 8});
   const CommGraph stencil = make_stencil_27(StencilSpec{.nx = 8, .ny = 8, .nz = 4, .seed = 1});
@@ -423,7 +429,7 @@ TEST(MultilevelTopDown, OnlyTheFirstSeedsAreMadeWhereTheyAgree) {
     MultilevelTopDownContext ctx = preset.multilevel;
     ctx.budget = std::numeric_limits<std::int64_t>::max();
     ctx.max_runs = 16;
-    ctx.first_seeds = 4;
+    ctx.seed_step = 4;
     ctx.agreeing_seeds = agreeing;
     return arena.execute([&] {
       return multilevel_top_down_mappings(graph, tree, preset.grouping, preset.partition, ctx);
