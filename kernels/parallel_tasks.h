@@ -1,15 +1,12 @@
 // Parallel tasks: when a loop is worth them, and tasks that never cancel each other.
 #pragma once
 
-#include <algorithm>
 #include <cstddef>
 #include <exception>
 #include <vector>
 
-#include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
-#include <tbb/task_arena.h>
 
 #include "kernels/types.h"
 
@@ -22,15 +19,6 @@ namespace treematch::kernels {
 inline bool worth_tasks(Index rows) {
   constexpr Index kTaskRowsMin = 64;
   return rows >= kTaskRowsMin;
-}
-
-/// How many tasks can run at once here (the --threads limit, or the cores). Only to size work
-/// whose results do not depend on it.
-inline std::size_t task_slots() {
-  const auto arena = static_cast<std::size_t>(tbb::this_task_arena::max_concurrency());
-  const std::size_t limit =
-      tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism);
-  return std::max<std::size_t>(1, std::min(arena, limit));
 }
 
 /// Runs body(i) for i in [0, n) as TBB tasks. An exception thrown by a task does not cancel the

@@ -47,8 +47,8 @@ int multilevel_disagreement_attempts(int runs, const PartitionContext& partition
 /// ctx.odd_seed_walk_levels for the odd ones) into their children's capacities by multilevel
 /// recursive bisection (src/partition/multilevel_partition.h) then the greedy split's pairwise
 /// swaps, the walk inside the subtrees below. The runs are independent tasks, returned in seed
-/// order, ctx.seed_step at a time until those made agree (agreed_seeds). The result does not
-/// depend on the thread count. None above ctx.max_entries entries.
+/// order; none starts past a step of ctx.seed_step seeds where those made agree (agreed_seeds).
+/// The result does not depend on the thread count. None above ctx.max_entries entries.
 std::vector<TreeMatchResult> multilevel_top_down_mappings(const CommGraph& graph,
                                                           const Topology& tree,
                                                           const GroupingContext& grouping,

@@ -418,7 +418,7 @@ TEST(MultilevelTopDown, SeedsAgreeWhereEnoughMapAtTheCheapestCost) {
 
 // The first 4 of 16 seeds of a shuffled stencil map at one cost: only they are made, the same
 // mappings as the first 4 of all 16 and as cheap as their best, at 1 thread and in an arena of 8
-// (whose first wave makes 8 seeds and keeps 4). A random graph's seeds never agree: all 16.
+// (where 8 seeds start at once and 4 are kept). A random graph's seeds never agree: all 16.
 TEST(MultilevelTopDown, OnlyTheFirstSeedsAreMadeWhereTheyAgree) {
   const Topology tree = tree_of({2, 8, 2, 8});
   const CommGraph stencil = make_stencil_27(StencilSpec{.nx = 8, .ny = 8, .nz = 4, .seed = 1});
