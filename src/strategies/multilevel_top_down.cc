@@ -68,8 +68,13 @@ std::vector<TreeMatchResult> multilevel_top_down_mappings(const CommGraph& graph
   const int disagreement_attempts = multilevel_disagreement_attempts(runs, partition, ctx);
   const int more_kway_vcycles = multilevel_more_kway_vcycles(graph.nnz(), partition, ctx);
   std::vector<TreeMatchResult> mappings(static_cast<std::size_t>(runs));
-  const bool checked = ctx.agreeing_seeds > 0;
-  std::vector<double> costs(mappings.size(), 0.0);  // to see whether the seeds agree
+  const std::size_t step = ctx.agreeing_seeds > 0
+                               ? static_cast<std::size_t>(std::max(1, ctx.seed_step))
+                               : mappings.size();
+  // A step's check reads the seeds before it, never the last step's: no cost is needed from there
+  // (none where the seeds fit in one step, as the one seed of a large input).
+  const std::size_t compared = (mappings.size() - 1) / step * step;
+  std::vector<double> costs(mappings.size(), 0.0);
   const auto make = [&](std::size_t run) {
     PartitionContext seeded = partition;
     seeded.seed = partition.seed + static_cast<std::uint64_t>(run);
@@ -77,13 +82,11 @@ std::vector<TreeMatchResult> multilevel_top_down_mappings(const CommGraph& graph
     seeded.kway_more_vcycles = more_kway_vcycles;
     mappings[run] =
         top_down_treematch_map(graph, tree, split_depth(run), NodeSplit::kMultilevel, seeded, walk);
-    if (checked) costs[run] = evaluate_cost(graph, tree, mappings[run].mapping).weighted;
+    if (run < compared) costs[run] = evaluate_cost(graph, tree, mappings[run].mapping).weighted;
   };
   // The seeds start in order (each task takes the next) and none starts past a step where those
   // before agree; the ones made past it are dropped (agreed_seeds), so the result is the same for
   // any thread count, and no thread waits for the others.
-  const std::size_t step =
-      checked ? static_cast<std::size_t>(std::max(1, ctx.seed_step)) : mappings.size();
   std::atomic<std::size_t> next{0};
   std::mutex made_lock;  // guards the three below
   std::vector<char> made(mappings.size(), 0);
@@ -98,10 +101,8 @@ std::vector<TreeMatchResult> multilevel_top_down_mappings(const CommGraph& graph
     make(run);
     const std::lock_guard<std::mutex> lock(made_lock);
     made[run] = 1;
-    const std::size_t before = made_before;
     while (made_before < made.size() && made[made_before] != 0) ++made_before;
-    for (std::size_t end = (before / step + 1) * step; end <= made_before && end < stop;
-         end += step) {
+    for (std::size_t end = step; end <= made_before && end < stop; end += step) {
       if (seeds_agree(std::span(costs).first(end), ctx.agreeing_seeds)) stop = end;
     }
   });
