@@ -18,6 +18,8 @@ namespace {
 /// An exchange is applied only if it gains more than this fraction of the cost it reprices, so
 /// rounding noise never passes for an improvement.
 constexpr double kRelativeGain = 1e-12;
+/// The occupant of an empty leaf that is closed (PlacementSwapOptions::closed); -1 is empty.
+constexpr Index kClosed = -2;
 
 /// Leaves as packed digits (root level in the highest bits): two leaves meet at the height of the
 /// highest bit where their codes differ. Every arity is >= 2 and there are < 2^31 leaves, so the
@@ -154,10 +156,26 @@ class Placement {
       occupant_[at(leaf)] = static_cast<Index>(v);
       code_[v] = codes_.code(leaf);
     }
+    if (!options.closed.empty() && options.closed.size() != at(codes_.leaves())) {
+      throw std::invalid_argument("refine_placement: " + std::to_string(options.closed.size()) +
+                                  " closed flags for " + std::to_string(codes_.leaves()) +
+                                  " leaves");
+    }
+    if (!options.pinned.empty() && options.pinned.size() != position.size()) {
+      throw std::invalid_argument("refine_placement: " + std::to_string(options.pinned.size()) +
+                                  " pinned flags for " + std::to_string(position.size()) +
+                                  " items");
+    }
+    for (std::size_t leaf = 0; leaf < options.closed.size(); ++leaf) {
+      if (options.closed[leaf] != 0 && occupant_[leaf] == -1) occupant_[leaf] = kClosed;
+    }
   }
 
   [[nodiscard]] Index blocks() const { return codes_.leaves() / codes_.block(); }
   [[nodiscard]] Index block_of(Index v) const { return position_[at(v)] / codes_.block(); }
+  [[nodiscard]] bool pinned(Index v) const {
+    return !options_.pinned.empty() && options_.pinned[at(v)] != 0;
+  }
   [[nodiscard]] bool has_links(Index v) const {
     return v < stored_ && m_.row_begin(v) != m_.row_end(v);
   }
@@ -214,7 +232,7 @@ class Placement {
   /// v's best single exchange on the current placement, or an empty proposal.
   SwapProposal propose_swap(Index v, PairScratch& s) const {
     SwapProposal best;
-    if (!has_links(v)) return best;
+    if (!has_links(v) || pinned(v)) return best;
     const Index k = codes_.block();
     const Index own = block_of(v);
     const std::uint64_t a = code_[at(v)];
@@ -256,6 +274,7 @@ class Placement {
       const double v_gain = blocks[i].first;
       for (Index leaf = first; leaf < first + k; ++leaf) {
         const Index u = occupant_[at(leaf)];
+        if (u == kClosed || (u >= 0 && pinned(u))) continue;
         double gain = v_gain;
         double scale = before + (before - v_gain);
         if (u >= 0 && has_links(u)) {
@@ -327,6 +346,8 @@ class Placement {
           i < at(k) ? x * k + static_cast<Index>(i) : y * k + static_cast<Index>(i - at(k));
       const Index v = occupant_[at(leaf)];
       s.item[i] = v;
+      // Nothing moves onto a closed leaf, nor off a pinned item's.
+      if (v == kClosed || (v >= 0 && pinned(v))) s.locked[i] = 1;
       if (v >= 0) {
         s.local[at(v)] = static_cast<Index>(i);
         s.mark[at(v)] = key;

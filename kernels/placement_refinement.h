@@ -26,6 +26,11 @@ struct PlacementSwapOptions {
   /// [item] != 0: the item moved since the placement was last refined; only its block and the
   /// blocks of its neighbours propose in the first round. Empty: every block proposes.
   std::vector<std::uint8_t> moved;
+  /// [leaf] != 0: no item may move onto that leaf while it is empty (a core the job may not
+  /// use); items exchange places only. Empty: every leaf is open.
+  std::vector<std::uint8_t> closed;
+  /// [item] != 0: the item stays on its leaf (nothing exchanges with it). Empty: every item moves.
+  std::vector<std::uint8_t> pinned;
 };
 
 struct PlacementSwapStats {

@@ -10,6 +10,7 @@
 
 #include "kernels/parallel_tasks.h"
 #include "kernels/utility.h"
+#include "src/driver/allowed_slots.h"
 #include "src/model/cost.h"
 #include "src/model/link_load.h"
 #include "src/model/progress.h"
@@ -259,6 +260,105 @@ void lower_congestion_of_kept(const MappingInput& input, const Topology& tree,
   kept.traces.push_back(std::move(trace));
 }
 
+/// Refines `mapping` on a machine of allowed leaves (ctx.placement) where the driver refines, its
+/// processes moving only to allowed cores' slots.
+void refine_on_allowed(const MappingInput& input, const Topology& topology, const Context& ctx,
+                       Mapping& mapping) {
+  if (topology.depth() == 0 || !ctx.refinement.applies(input.entries())) return;
+  const AllowedSlots slots(topology, ctx.placement.allowed_leaves, ctx.placement.oversubscribe);
+  std::vector<Index> slot_of_rank = slots.slots_of(mapping);
+  const RefinementStats stats =
+      refine_mapping(input.whole(), slots.tree(), slot_of_rank, ctx.refinement, slots.open());
+  if (stats.swaps + stats.subtree_swaps > 0) mapping = slots.mapping_of(slot_of_rank);
+}
+
+/// On a machine of allowed leaves (ctx.placement): constrained_treematch_map's mapping and, where
+/// the driver holds the whole matrix for its strategies, the multilevel strategy's seeds on those
+/// leaves (ctx's, or the default preset's where ctx runs them beside its own), which split the
+/// full subtrees above their walk levels too where the former walks them; each refined there
+/// (onto allowed leaves only), the cheapest kept, the former on ties. Adds a trace per strategy.
+TreeMatchResult constrained_candidates(const MappingInput& input, const Topology& topology,
+                                       const Context& ctx) {
+  std::vector<TreeMatchResult> found;
+  std::vector<std::string> names;
+  const auto start = std::chrono::steady_clock::now();
+  found.push_back(constrained_treematch_map(input.whole(), topology, ctx));
+  names.emplace_back("constrained top-down");
+  const bool whole = ctx.driver.holds_whole_matrix(input.entries());
+  std::optional<Context> floor;
+  const Context* seeded = &ctx;
+  if (!ctx.driver.lists(Strategy::kMultilevelTopDown) && ctx.driver.include_default) {
+    floor = default_preset_beside(ctx);
+    seeded = &*floor;
+  }
+  if (whole && seeded->driver.lists(Strategy::kMultilevelTopDown)) {
+    if (ctx.progress != nullptr) ctx.progress->step("multilevel seeds on the allowed cores", -1.0);
+    std::vector<TreeMatchResult> seeds = multilevel_top_down_mappings(
+        input.whole(), topology, ctx.placement.allowed_leaves, ctx.placement.oversubscribe,
+        subtree_walk(seeded->grouping), seeded->partition, seeded->multilevel);
+    for (TreeMatchResult& seed : seeds) {
+      found.push_back(std::move(seed));
+      names.push_back(to_string(Strategy::kMultilevelTopDown) + " (allowed cores)");
+    }
+  }
+  if (whole) {
+    if (ctx.progress != nullptr) ctx.progress->step("refining on the allowed cores", -1.0);
+    kernels::parallel_for_all(found.size(), [&](std::size_t c) {
+      refine_on_allowed(input, topology, ctx, found[c].mapping);
+    });
+  }
+  TreeMatchResult best;
+  bool have = false;
+  StrategyTrace trace{"", 0, 0.0, 0.0};
+  std::vector<StrategyTrace> traces;
+  for (std::size_t c = 0; c < found.size(); ++c) {
+    if (trace.strategy != names[c]) {
+      if (!trace.strategy.empty()) traces.push_back(trace);
+      trace = StrategyTrace{names[c], 0, 0.0, 0.0};
+    }
+    const MappingCost cost = input.cost(topology, found[c].mapping);
+    ++trace.candidates;
+    if (trace.best_weighted == 0.0 || cost.weighted < trace.best_weighted)
+      trace.best_weighted = cost.weighted;
+    if (have && !(cost.weighted < best.cost.weighted)) continue;
+    best = std::move(found[c]);
+    best.cost = cost;
+    best.strategy = names[c];
+    have = true;
+  }
+  traces.push_back(trace);
+  // The times are the whole step's (the strategies share it), not each strategy's.
+  for (StrategyTrace& t : traces) {
+    t.seconds = kernels::seconds_since(start);
+    if (ctx.progress != nullptr) ctx.progress->strategy_ended(t);
+  }
+  best.strategies = std::move(traces);
+  return best;
+}
+
+/// --objective congestion on a machine of allowed leaves (ctx.placement): the same step on their
+/// slots, processes moving only to allowed cores'. Adds a trace named "congestion".
+void lower_congestion_constrained(const MappingInput& input, const Topology& topology,
+                                  const Context& ctx, TreeMatchResult& result) {
+  const auto start = std::chrono::steady_clock::now();
+  const AllowedSlots slots(topology, ctx.placement.allowed_leaves, ctx.placement.oversubscribe);
+  std::vector<Index> slot_of_rank = slots.slots_of(result.mapping);
+  if (ctx.progress != nullptr) ctx.progress->step("lowering the congestion", -1.0);
+  const CongestionStats stats =
+      lower_congestion(input.whole(), slots.tree(), links_of(topology, slots.tree(), ctx),
+                       slot_of_rank, ctx.objective, slots.open());
+  if (stats.moves > 0) {
+    result.mapping = slots.mapping_of(slot_of_rank);
+    result.cost = input.cost(topology, result.mapping);
+    result.strategy += " + congestion";
+    result.identity_kept = false;
+  }
+  StrategyTrace trace{"congestion", static_cast<std::size_t>(stats.moves), result.cost.weighted,
+                      kernels::seconds_since(start)};
+  if (ctx.progress != nullptr) ctx.progress->strategy_ended(trace);
+  result.strategies.push_back(std::move(trace));
+}
+
 }  // namespace
 
 TreeMatchResult treematch_map(const CommGraph& graph, const Topology& topology,
@@ -283,9 +383,7 @@ TreeMatchResult treematch_map(const MappingInput& input, const Topology& topolog
   }
   if (!allowed.empty()) {
     check_fits(input.size(), static_cast<Index>(allowed.size()) * per_leaf, ctx);
-    TreeMatchResult constrained = constrained_treematch_map(input.whole(), topology, ctx);
-    constrained.cost = input.cost(topology, constrained.mapping);
-    constrained.strategy = "constrained top-down";
+    TreeMatchResult constrained = constrained_candidates(input, topology, ctx);
     // The identity of a constrained machine: rank i on the i-th usable slot.
     Mapping identity;
     for (Index i = 0; i < input.size(); ++i)
@@ -296,6 +394,10 @@ TreeMatchResult treematch_map(const MappingInput& input, const Topology& topolog
       constrained.identity_kept = true;
       constrained.strategy = "identity";
       constrained.cost = identity_cost;
+    }
+    if (ctx.objective.kind == Objective::kCongestion &&
+        ctx.driver.holds_whole_matrix(input.entries())) {
+      lower_congestion_constrained(input, topology, ctx, constrained);
     }
     return constrained;
   }

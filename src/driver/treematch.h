@@ -17,10 +17,14 @@ namespace treematch {
 /// whole matrix and no pair remapping after, the less congested on ctx.objective.links
 /// (src/model/link_load.h), else the earlier; with ctx.driver.include_default the default preset's
 /// strategies run first. With ctx.objective.kind kCongestion the kept mapping's congestion is then
-/// lowered (src/refine/congestion_refinement.h; with the whole matrix, not with allowed leaves).
+/// lowered (src/refine/congestion_refinement.h; with the whole matrix, and with allowed leaves onto
+/// those only).
 /// The refinement and every strategy but the walks need the whole matrix: they run on inputs of at
 /// most ctx.driver.whole_matrix_max_entries entries, or when ctx.driver.whole_matrix_forced. With
-/// allowed leaves (--cores, a machine with holes) the mapping is constrained_treematch_map's.
+/// allowed leaves (--cores, a machine with holes) the candidates are constrained_treematch_map's
+/// and, with the whole matrix, the multilevel strategy's seeds on those leaves, each refined there
+/// (processes moving onto allowed leaves only); the cheapest is kept (the identity where cheaper
+/// still), its congestion lowered likewise with kCongestion.
 /// The same mapping for any thread count. Throws std::invalid_argument when the processes do not
 /// fit (more than leaves x oversubscribe, or than the allowed leaves).
 TreeMatchResult treematch_map(const CommGraph& graph, const Topology& topology, const Context& ctx);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -35,12 +36,13 @@ struct Priced {
 class Loads {
  public:
   Loads(const CommGraph& graph, const Topology& tree, const LinkModel& links,
-        std::vector<Index>& leaf_of_rank)
+        std::vector<Index>& leaf_of_rank, std::span<const Index> allowed_leaves)
       : graph_(graph),
         tree_(tree),
         view_(graph.view()),
         leaf_of_rank_(leaf_of_rank),
         rank_on_leaf_(static_cast<std::size_t>(tree.leaf_count()), -1),
+        allowed_(static_cast<std::size_t>(tree.leaf_count()), allowed_leaves.empty() ? 1 : 0),
         bytes_(uplink_bytes_by_level(graph, tree, Mapping{leaf_of_rank})) {
     const int depth = tree.depth();
     for (int d = 1; d <= depth; ++d) {
@@ -48,6 +50,7 @@ class Loads {
       inverse_bandwidth_.push_back(std::isinf(bandwidth) ? 0.0 : 1.0 / bandwidth);
       link_cost_.push_back(tree.levels()[static_cast<std::size_t>(d - 1)].link_cost);
     }
+    for (const Index leaf : allowed_leaves) allowed_[static_cast<std::size_t>(leaf)] = 1;
     for (std::size_t rank = 0; rank < leaf_of_rank.size(); ++rank)
       rank_on_leaf_[static_cast<std::size_t>(leaf_of_rank[rank])] = static_cast<Index>(rank);
     const auto heights = static_cast<std::size_t>(depth) + 1;
@@ -61,6 +64,10 @@ class Loads {
   }
   [[nodiscard]] Index rank_on(Index leaf) const {
     return rank_on_leaf_[static_cast<std::size_t>(leaf)];
+  }
+  /// Whether a rank may move to `leaf`: an exchange with its rank, or a free allowed leaf.
+  [[nodiscard]] bool may_take(Index leaf) const {
+    return rank_on(leaf) >= 0 || allowed_[static_cast<std::size_t>(leaf)] != 0;
   }
   [[nodiscard]] Index leaf_of(Index rank) const {
     return leaf_of_rank_[static_cast<std::size_t>(rank)];
@@ -171,6 +178,7 @@ class Loads {
   kernels::CsrView view_;
   std::vector<Index>& leaf_of_rank_;
   std::vector<Index> rank_on_leaf_;
+  std::vector<char> allowed_;  ///< leaves a rank may be placed on
   std::vector<std::vector<double>> bytes_;
   std::vector<double> inverse_bandwidth_;
   std::vector<double> link_cost_;
@@ -235,7 +243,7 @@ std::pair<Index, Index> neighbourhood(const Topology& tree, Index partner_leaf, 
 }
 
 /// Leaves under the least loaded links of `link`'s level (kCongestionCoolLinks of them, coolest
-/// first): in each, the free leaves and those whose ranks send the least out of it, at most
+/// first): in each, the free allowed leaves and those whose ranks send the least out of it, at most
 /// kCongestionRanksPerLink. Where the partners' neighbourhoods are as loaded as the hot link
 /// (a pattern spread evenly), load moves to these.
 std::vector<Index> cool_leaves(const Loads& loads, const Topology& tree, const HotLink& link) {
@@ -254,6 +262,7 @@ std::vector<Index> cool_leaves(const Loads& loads, const Topology& tree, const H
     const Index vertex = coolest[c].second;
     std::vector<std::pair<double, Index>> quiet;  // (volume leaving, leaf); free leaves send 0
     for (Index leaf = vertex * below; leaf < (vertex + 1) * below; ++leaf) {
+      if (!loads.may_take(leaf)) continue;
       const Index rank = loads.rank_on(leaf);
       quiet.emplace_back(rank < 0 ? 0.0 : loads.volume_leaving(rank, link.depth, vertex), leaf);
     }
@@ -284,7 +293,7 @@ bool move_rank(Loads& loads, const Topology& tree, const HotLink& link, Index ra
                     partners.end());
   Priced best;
   const auto consider = [&](Index leaf) {
-    if (leaf == leaf_a) return;
+    if (leaf == leaf_a || !loads.may_take(leaf)) return;
     const Priced priced = loads.price(leaf_a, leaf, /*apply=*/false);
     if (weighted + priced.sum_change > budget) return;
     // Strictly better by more than rounding: the norm's terms are scaled to about 1.
@@ -317,14 +326,15 @@ bool move_rank(Loads& loads, const Topology& tree, const HotLink& link, Index ra
 
 CongestionStats lower_congestion(const CommGraph& graph, const Topology& tree,
                                  const LinkModel& links, std::vector<Index>& leaf_of_rank,
-                                 const ObjectiveContext& ctx) {
+                                 const ObjectiveContext& ctx,
+                                 std::span<const Index> allowed_leaves) {
   if (links.links.size() != static_cast<std::size_t>(tree.depth())) {
     throw std::invalid_argument("lower_congestion: the link model has " +
                                 std::to_string(links.links.size()) + " levels, the tree " +
                                 std::to_string(tree.depth()));
   }
   CongestionStats stats;
-  Loads loads(graph, tree, links, leaf_of_rank);
+  Loads loads(graph, tree, links, leaf_of_rank, allowed_leaves);
   stats.norm_before = congestion_norm(loads.bytes(), links);
   stats.weighted_before = loads.weighted();
   double weighted = stats.weighted_before;

@@ -2,6 +2,7 @@
 // tolerance (--objective congestion).
 #pragma once
 
+#include <span>
 #include <vector>
 
 #include "src/model/comm_graph.h"
@@ -22,7 +23,8 @@ struct CongestionStats {
 
 /// Lowers the congestion norm (src/model/link_load.h) of `leaf_of_rank` (at most one rank per
 /// leaf of `tree`, as the driver maps) under `links`, while the weighted cost stays at most
-/// (1 + ctx.sum_tolerance) x its value on entry.
+/// (1 + ctx.sum_tolerance) x its value on entry. Ranks move only to leaves of `allowed_leaves`
+/// (empty: any leaf), or to the leaf of the rank they exchange with.
 ///
 /// A pass takes the links within kCongestionHotShare of the busiest one, busiest first (the
 /// leaves' own links carry a rank's whole volume wherever it is, and are skipped). Below each,
@@ -30,15 +32,16 @@ struct CongestionStats {
 /// other side: every leaf of the smallest subtree around such a partner holding at least
 /// kCongestionTargetLeaves leaves (and outside the hot link's subtree) is priced as an exchange
 /// with its rank, or a move when it is free, as are the leaves of the partner's
-/// kCongestionTargetLeaves heaviest partners outside it, and the quietest leaves (free, or whose ranks
-/// send the least out) under the kCongestionCoolLinks least loaded links of the hot link's level.
-/// The change of the norm and of the weighted cost is computed exactly from the loads of the links
-/// on the two paths; the best exchange that lowers the norm within the cost budget is applied at
-/// once. Passes repeat while one applies a move, at most ctx.passes. Sequential: the result does
+/// kCongestionTargetLeaves heaviest partners outside it, and the quietest leaves (free, or whose
+/// ranks send the least out) under the kCongestionCoolLinks least loaded links of the hot link's
+/// level. The change of the norm and of the weighted cost is computed exactly from the loads of the
+/// links on the two paths; the best exchange that lowers the norm within the cost budget is applied
+/// at once. Passes repeat while one applies a move, at most ctx.passes. Sequential: the result does
 /// not depend on the number of threads. Throws std::invalid_argument for a model of another depth.
 CongestionStats lower_congestion(const CommGraph& graph, const Topology& tree,
                                  const LinkModel& links, std::vector<kernels::Index>& leaf_of_rank,
-                                 const ObjectiveContext& ctx);
+                                 const ObjectiveContext& ctx,
+                                 std::span<const kernels::Index> allowed_leaves = {});
 
 /// A link is worked on when its time is at least this share of the busiest link's.
 inline constexpr double kCongestionHotShare = 0.8;

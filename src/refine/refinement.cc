@@ -2,6 +2,7 @@
 #include "src/refine/refinement.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <numeric>
 
 #include "kernels/aggregation.h"
@@ -21,9 +22,11 @@ kernels::PlacementSwapOptions swap_options(const RefinementContext& ctx) {
   return options;
 }
 
-/// Exchanges the contents of nodes at `depth` as wholes; returns the exchanges applied.
+/// Exchanges the contents of nodes at `depth` as wholes; returns the exchanges applied. A node
+/// with a `closed` leaf stays (another node's contents could land on that leaf).
 long long exchange_subtrees(const CommGraph& graph, const Topology& tree, int depth,
-                            std::vector<Index>& leaf_of_rank, const RefinementContext& ctx) {
+                            std::vector<Index>& leaf_of_rank, const RefinementContext& ctx,
+                            const std::vector<std::uint8_t>& closed) {
   const Index size = tree.leaves_below(depth);
   const Index leaves = tree.leaf_count();
   // The processes under each node, padded with artificial ones on empty leaves: groups of `size`.
@@ -45,8 +48,15 @@ long long exchange_subtrees(const CommGraph& graph, const Topology& tree, int de
   const kernels::Csr between = kernels::aggregate(padded, nodes);
   std::vector<Index> where(at(nodes.count()));
   std::iota(where.begin(), where.end(), 0);
+  kernels::PlacementSwapOptions options = swap_options(ctx);
+  if (!closed.empty()) {
+    options.pinned.assign(at(nodes.count()), 0);
+    for (Index leaf = 0; leaf < leaves; ++leaf) {
+      if (closed[at(leaf)] != 0) options.pinned[at(leaf / size)] = 1;
+    }
+  }
   const kernels::PlacementSwapStats stats =
-      kernels::refine_placement(between.view(), leaf_tree(tree, depth), where, swap_options(ctx));
+      kernels::refine_placement(between.view(), leaf_tree(tree, depth), where, options);
   const long long moves = stats.moves + stats.pair_moves;
   if (moves == 0) return 0;
   for (Index& leaf : leaf_of_rank) leaf = where[at(leaf / size)] * size + leaf % size;
@@ -71,24 +81,31 @@ kernels::LeafTree leaf_tree(const Topology& tree, int depth) {
 }
 
 RefinementStats refine_mapping(const CommGraph& graph, const Topology& tree,
-                               std::vector<Index>& leaf_of_rank, const RefinementContext& ctx) {
+                               std::vector<Index>& leaf_of_rank, const RefinementContext& ctx,
+                               std::span<const Index> allowed_leaves) {
   RefinementStats stats;
   const std::vector<Index> given = leaf_of_rank;
   stats.cost_before = evaluate_cost(graph, tree, Mapping{leaf_of_rank}).weighted;
   stats.cost_after = stats.cost_before;
   if (graph.size() < 2 || tree.depth() < 2) return stats;
+  std::vector<std::uint8_t> closed;  // leaves not allowed
+  if (!allowed_leaves.empty()) {
+    closed.assign(at(tree.leaf_count()), 1);
+    for (const Index leaf : allowed_leaves) closed[at(leaf)] = 0;
+  }
   std::vector<Index> settled;  // where single exchanges left each process (-1: still moving)
   for (int cycle = 0; cycle < ctx.cycles; ++cycle) {
     long long moves = 0;
     if (ctx.subtrees) {
       for (int depth = 2; depth < tree.depth(); ++depth) {
-        const long long applied = exchange_subtrees(graph, tree, depth, leaf_of_rank, ctx);
+        const long long applied = exchange_subtrees(graph, tree, depth, leaf_of_rank, ctx, closed);
         stats.subtree_swaps += applied;
         moves += applied;
       }
     }
     // After the first sweep, only the processes around those that moved propose first.
     kernels::PlacementSwapOptions options = swap_options(ctx);
+    options.closed = closed;
     if (!settled.empty()) {
       options.moved.resize(settled.size());
       for (std::size_t r = 0; r < settled.size(); ++r)

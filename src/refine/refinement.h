@@ -2,6 +2,7 @@
 // link-cost-weighted cost, never raising it.
 #pragma once
 
+#include <span>
 #include <vector>
 
 #include "kernels/placement_refinement.h"
@@ -38,7 +39,12 @@ kernels::LeafTree leaf_tree(const Topology& tree, int depth);
 /// for any thread count. Cost per cycle: O(depth x (nnz + leaves)) for the matrices between nodes
 /// plus the kernel's rounds (near-linear in nnz: each process prices only the blocks of its
 /// heaviest partners).
+///
+/// With `allowed_leaves` (in any order; empty: every leaf) a process moves only to an allowed leaf
+/// or to the leaf of the process it exchanges with, and only the subtrees whose leaves are all
+/// allowed are exchanged as wholes.
 RefinementStats refine_mapping(const CommGraph& graph, const Topology& tree,
-                               std::vector<Index>& leaf_of_rank, const RefinementContext& ctx);
+                               std::vector<Index>& leaf_of_rank, const RefinementContext& ctx,
+                               std::span<const Index> allowed_leaves = {});
 
 }  // namespace treematch

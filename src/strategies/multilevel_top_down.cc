@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <mutex>
 #include <span>
+#include <stdexcept>
+#include <string>
 
 #include "kernels/parallel_tasks.h"
 #include "src/model/cost.h"
@@ -59,12 +61,24 @@ std::vector<TreeMatchResult> multilevel_top_down_mappings(const CommGraph& graph
                                                           const PartitionContext& partition,
                                                           const MultilevelTopDownContext& ctx) {
   if (!multilevel_top_down_applies(graph.nnz(), tree, ctx)) return {};
+  if (graph.size() > tree.leaf_count()) {
+    throw std::invalid_argument("multilevel top-down mapping: " + std::to_string(graph.size()) +
+                                " processes do not fit on " + std::to_string(tree.leaf_count()) +
+                                " leaves");
+  }
+  return multilevel_top_down_mappings(graph, tree, {}, 1, subtree_walk(grouping), partition, ctx);
+}
+
+std::vector<TreeMatchResult> multilevel_top_down_mappings(
+    const CommGraph& graph, const Topology& tree, const std::vector<Index>& allowed, Index per_leaf,
+    const SubtreeMapping& walk, const PartitionContext& partition,
+    const MultilevelTopDownContext& ctx) {
+  if (!multilevel_top_down_applies(graph.nnz(), tree, ctx)) return {};
   const int runs = multilevel_runs(graph.nnz(), ctx);
   const auto split_depth = [&](std::size_t run) {
     const int walk_levels = run % 2 == 0 ? ctx.walk_levels : ctx.odd_seed_walk_levels;
     return std::clamp(tree.depth() - walk_levels, 1, tree.depth());  // applies: depth >= 1
   };
-  const SubtreeMapping walk = subtree_walk(grouping);
   const int disagreement_attempts = multilevel_disagreement_attempts(runs, partition, ctx);
   const int more_kway_vcycles = multilevel_more_kway_vcycles(graph.nnz(), partition, ctx);
   std::vector<TreeMatchResult> mappings(static_cast<std::size_t>(runs));
@@ -80,8 +94,8 @@ std::vector<TreeMatchResult> multilevel_top_down_mappings(const CommGraph& graph
     seeded.seed = partition.seed + static_cast<std::uint64_t>(run);
     seeded.disagreement_attempts = disagreement_attempts;
     seeded.kway_more_vcycles = more_kway_vcycles;
-    mappings[run] =
-        top_down_treematch_map(graph, tree, split_depth(run), NodeSplit::kMultilevel, seeded, walk);
+    mappings[run] = top_down_treematch_map(graph, tree, allowed, per_leaf, split_depth(run),
+                                           NodeSplit::kMultilevel, seeded, walk);
     if (run < compared) costs[run] = evaluate_cost(graph, tree, mappings[run].mapping).weighted;
   };
   // The seeds start in order (each task takes the next) and none starts past a step where those

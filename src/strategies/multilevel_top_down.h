@@ -8,6 +8,7 @@
 #include "src/model/comm_graph.h"
 #include "src/model/context.h"
 #include "src/model/mapping_result.h"
+#include "src/top_down/top_down_mapping.h"
 #include "src/tree/topology.h"
 
 namespace treematch {
@@ -54,5 +55,13 @@ std::vector<TreeMatchResult> multilevel_top_down_mappings(const CommGraph& graph
                                                           const GroupingContext& grouping,
                                                           const PartitionContext& partition,
                                                           const MultilevelTopDownContext& ctx);
+
+/// The same seeds on a machine of allowed leaves (sorted and distinct; empty: every leaf) holding
+/// up to `per_leaf` processes each, the full subtrees at the split depth mapped by `walk`
+/// (top_down_treematch_map's constrained form; the caller checks that the processes fit).
+std::vector<TreeMatchResult> multilevel_top_down_mappings(
+    const CommGraph& graph, const Topology& tree, const std::vector<Index>& allowed, Index per_leaf,
+    const SubtreeMapping& walk, const PartitionContext& partition,
+    const MultilevelTopDownContext& ctx);
 
 }  // namespace treematch

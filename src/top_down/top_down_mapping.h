@@ -57,6 +57,21 @@ TreeMatchResult top_down_treematch_map(const CommGraph& graph, const Topology& t
                                        const PartitionContext& partition,
                                        const SubtreeMapping& map_subtree);
 
+/// The same on a machine of allowed leaves (sorted and distinct; empty: every leaf), each holding
+/// up to `per_leaf` processes: a node is split among its children by their allowed slots, and only
+/// a full subtree at depth `split_depth` or below goes to `map_subtree` (on its tree with one
+/// virtual leaf per slot). The caller checks that the processes fit (constrained_treematch_map's
+/// checks).
+TreeMatchResult top_down_treematch_map(const CommGraph& graph, const Topology& topology,
+                                       const std::vector<Index>& allowed, Index per_leaf,
+                                       int split_depth, NodeSplit node_split,
+                                       const PartitionContext& partition,
+                                       const SubtreeMapping& map_subtree);
+
+/// The walk constrained_treematch_map gives full subtrees: TreeMatch's walk (ctx.grouping,
+/// ctx.walk), refined inside the subtree (ctx.refinement) where the matrix allows.
+SubtreeMapping refined_subtree_walk(const Context& ctx, Offset entries);
+
 /// Pairwise-swap passes split_processes makes at most (it stops earlier after a pass without
 /// swaps): as many as the multilevel split's polish by default.
 inline constexpr int kSplitSwapPasses = PartitionContext{}.swap_passes;

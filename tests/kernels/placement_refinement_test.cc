@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <numeric>
 #include <random>
 #include <set>
@@ -204,6 +205,51 @@ TEST(RefinePlacement, EdgeCasesChangeNothing) {
   EXPECT_EQ(position, before);
 }
 
+TEST(RefinePlacement, NeverMovesOntoAClosedLeafNorMovesAPinnedItem) {
+  // Arrange: 90 items of a random pattern on 128 leaves, the last of every 4 closed (a machine
+  // whose jobs may not use one core of each package), items 0-9 pinned.
+  const LeafTree tree = tree_of({4, 4, 2, 4}, {1000, 100, 10, 1});
+  const Index leaves = leaves_of(tree);
+  const Csr graph = testing::random_graph(90, 5, 1000, 7);
+  PlacementSwapOptions options;
+  options.closed.assign(static_cast<std::size_t>(leaves), 0);
+  std::vector<Index> open;
+  for (Index leaf = 0; leaf < leaves; ++leaf) {
+    if (leaf % 4 == 3) {
+      options.closed[static_cast<std::size_t>(leaf)] = 1;
+    } else {
+      open.push_back(leaf);
+    }
+  }
+  options.pinned.assign(90, 0);
+  for (std::size_t v = 0; v < 10; ++v) options.pinned[v] = 1;
+  std::vector<Index> start = random_placement(90, static_cast<Index>(open.size()), 3);
+  for (Index& leaf : start) leaf = open[static_cast<std::size_t>(leaf)];
+  std::vector<Index> twin = start;
+  const PlacementSwapStats twin_stats = refine_placement_seq(graph.view(), tree, twin, options);
+
+  // Act
+  std::vector<Index> position = start;
+  const PlacementSwapStats stats = refine_placement(graph.view(), tree, position, options);
+
+  // Assert: the cost falls, no item lands on a closed leaf, the pinned stay; as the twin.
+  EXPECT_GT(stats.moves, 0);
+  EXPECT_LT(cost_of(graph.view(), tree, position), cost_of(graph.view(), tree, start));
+  for (std::size_t v = 0; v < position.size(); ++v) {
+    EXPECT_NE(position[v] % 4, 3) << "item " << v;
+    if (v < 10) {
+      EXPECT_EQ(position[v], start[v]) << "item " << v;
+    }
+  }
+  EXPECT_EQ(position, twin);
+  EXPECT_EQ(stats.moves, twin_stats.moves);
+  // Without them, the same start moves items onto closed leaves and the pinned ones.
+  std::vector<Index> free = start;
+  refine_placement(graph.view(), tree, free, {});
+  EXPECT_TRUE(std::any_of(free.begin(), free.end(), [](Index leaf) { return leaf % 4 == 3; }));
+  EXPECT_FALSE(std::equal(free.begin(), free.begin() + 10, start.begin()));
+}
+
 TEST(RefinePlacement, RejectsABadPlacement) {
   const LeafTree tree = tree_of({2, 2}, {1, 1});
   const Csr graph = testing::random_graph(3, 2, 10, 1);
@@ -211,6 +257,13 @@ TEST(RefinePlacement, RejectsABadPlacement) {
   EXPECT_THROW(refine_placement(graph.view(), tree, taken, {}), std::invalid_argument);
   std::vector<Index> outside{0, 1, 4};
   EXPECT_THROW(refine_placement(graph.view(), tree, outside, {}), std::invalid_argument);
+  std::vector<Index> fine{0, 1, 2};
+  PlacementSwapOptions short_closed;
+  short_closed.closed.assign(3, 0);  // 4 leaves
+  EXPECT_THROW(refine_placement(graph.view(), tree, fine, short_closed), std::invalid_argument);
+  PlacementSwapOptions short_pinned;
+  short_pinned.pinned.assign(2, 0);  // 3 items
+  EXPECT_THROW(refine_placement(graph.view(), tree, fine, short_pinned), std::invalid_argument);
 }
 
 }  // namespace

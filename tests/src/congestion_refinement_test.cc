@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <vector>
@@ -26,6 +27,23 @@ Topology congestion_cluster() {
   return Topology({TreeLevel{4, 1000.0, "switch"}, TreeLevel{4, 100.0, "node"},
                    TreeLevel{2, 10.0, "pack"}, TreeLevel{4, 1.0, "core"}},
                   /*leaf_os_index=*/{}, /*machine_level=*/2);
+}
+
+/// 4 machines of 8 cores, a card each.
+Topology four_machines_of_eight() {
+  return Topology({TreeLevel{4, 100.0, "node"}, TreeLevel{8, 1.0, "core"}},
+                  /*leaf_os_index=*/{}, /*machine_level=*/1);
+}
+
+/// `n` ranks that all talk to each other, equally.
+CommGraph clique(Index n) {
+  std::vector<Triplet> triplets;
+  for (Index i = 0; i < n; ++i) {
+    for (Index j = 0; j < n; ++j) {
+      if (i != j) triplets.push_back({i, j, 1.0});
+    }
+  }
+  return CommGraph::from_triplets(n, triplets);
 }
 
 double norm_of(const CommGraph& graph, const Topology& tree, const LinkModel& links,
@@ -74,15 +92,8 @@ TEST(LowerCongestion, LowersTheNormWithinTheCostBudgetAndKeepsAValidMapping) {
 TEST(LowerCongestion, MovesOntoFreeCoresToo) {
   // Arrange: ranks 0-7 all talk to each other, split 4 + 4 over two machines of 8 cores, so both
   // cards carry their traffic; machine 0 has 4 free cores: the second half can move there.
-  const Topology tree({TreeLevel{4, 100.0, "node"}, TreeLevel{8, 1.0, "core"}},
-                      /*leaf_os_index=*/{}, /*machine_level=*/1);
-  std::vector<Triplet> triplets;
-  for (Index i = 0; i < 8; ++i) {
-    for (Index j = 0; j < 8; ++j) {
-      if (i != j) triplets.push_back({i, j, 1.0});
-    }
-  }
-  const CommGraph graph = CommGraph::from_triplets(8, triplets);
+  const Topology tree = four_machines_of_eight();
+  const CommGraph graph = clique(8);
   std::vector<Index> leaves = {0, 1, 2, 3, 8, 9, 10, 11};
   const LinkModel links = preset_link_model(tree, LinkPreset::kFatTree);
   ObjectiveContext ctx;
@@ -100,20 +111,40 @@ TEST(LowerCongestion, MovesOntoFreeCoresToo) {
   EXPECT_EQ(loads.levels[0].max_bytes, 0.0);
 }
 
-TEST(TreeMatchObjective, CongestionLowersTheNormOfTheSumsMappingAndRepeatsAtAnyThreadCount) {
-  // Arrange: a random pattern on every core of the cluster, ranks in random order.
-  const Topology tree = congestion_cluster();
-  const CommGraph graph = random_sparse_graph(128, 8, /*seed=*/11);
+TEST(LowerCongestion, MovesOnlyOntoAllowedCores) {
+  // Arrange: as above, but only machine 0's free cores are allowed: the ranks can meet there
+  // only (the free cores beside their partners on machine 1 and the empty machines' are not).
+  const Topology tree = four_machines_of_eight();
+  const CommGraph graph = clique(8);
+  std::vector<Index> leaves = {0, 1, 2, 3, 8, 9, 10, 11};
+  const std::vector<Index> allowed = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
   const LinkModel links = preset_link_model(tree, LinkPreset::kFatTree);
-  Context sum = preset_context(Preset::kDefault);
-  sum.objective.links = links;
+  ObjectiveContext ctx;
+  ctx.kind = Objective::kCongestion;
+
+  // Act
+  const CongestionStats stats = lower_congestion(graph, tree, links, leaves, ctx, allowed);
+
+  // Assert: every rank on an allowed core of machine 0; nothing crosses a card.
+  EXPECT_GT(stats.moves, 0);
+  for (const Index leaf : leaves) {
+    EXPECT_NE(std::find(allowed.begin(), allowed.end(), leaf), allowed.end()) << leaf;
+    EXPECT_EQ(leaf / 8, 0) << leaf;
+  }
+  EXPECT_EQ(link_loads(graph, tree, links, Mapping{leaves}).levels[0].max_bytes, 0.0);
+}
+
+/// The driver's mapping of `graph` with --objective congestion (`sum` with the objective
+/// changed) at 1, 2 and 4 threads, each checked against `sum`'s: the norm lower, the weighted cost
+/// within the 1% budget and as reported, the same mapping every time. Returns the mapping.
+std::vector<Index> expect_congestion_lowers_the_norm(const CommGraph& graph, const Topology& tree,
+                                                     const Context& sum) {
+  const TreeMatchResult by_sum = treematch_map(graph, tree, sum);
   Context congestion = sum;
   congestion.objective.kind = Objective::kCongestion;
-  const TreeMatchResult by_sum = treematch_map(graph, tree, sum);
-
   std::vector<Index> first;
   for (const int threads : {1, 2, 4}) {
-    SCOPED_TRACE(threads);
+    SCOPED_TRACE(::testing::Message() << threads << " threads");
     const tbb::global_control limit(tbb::global_control::max_allowed_parallelism,
                                     static_cast<std::size_t>(threads));
 
@@ -121,13 +152,54 @@ TEST(TreeMatchObjective, CongestionLowersTheNormOfTheSumsMappingAndRepeatsAtAnyT
     const TreeMatchResult result = treematch_map(graph, tree, congestion);
 
     // Assert
+    EXPECT_DOUBLE_EQ(result.cost.weighted, evaluate_cost(graph, tree, result.mapping).weighted);
     EXPECT_LE(result.cost.weighted, by_sum.cost.weighted * 1.01 * (1.0 + 1e-12));
-    EXPECT_LT(norm_of(graph, tree, links, result.mapping.leaf_of_rank),
-              norm_of(graph, tree, links, by_sum.mapping.leaf_of_rank));
+    EXPECT_LT(norm_of(graph, tree, sum.objective.links, result.mapping.leaf_of_rank),
+              norm_of(graph, tree, sum.objective.links, by_sum.mapping.leaf_of_rank));
     EXPECT_NE(result.strategy.find("+ congestion"), std::string::npos) << result.strategy;
     if (first.empty()) first = result.mapping.leaf_of_rank;
     EXPECT_EQ(result.mapping.leaf_of_rank, first);
   }
+  return first;
+}
+
+TEST(TreeMatchObjective, CongestionLowersTheNormOnARestrictedMachine) {
+  // Arrange: the cluster without the last core of each package (--cores, or a machine with
+  // holes: the constrained mapping), 90 processes of a random pattern, and 180 two per core.
+  const Topology tree = congestion_cluster();
+  std::vector<Index> allowed;
+  for (Index leaf = 0; leaf < tree.leaf_count(); ++leaf) {
+    if (leaf % 4 != 3) allowed.push_back(leaf);
+  }
+  for (const Index per_core : {1, 2}) {
+    SCOPED_TRACE(::testing::Message() << per_core << " per core");
+    const CommGraph graph = random_sparse_graph(per_core == 1 ? 90 : 180, 6, /*seed=*/3);
+    Context sum = preset_context(Preset::kDefault);
+    sum.placement.allowed_leaves = allowed;
+    sum.placement.oversubscribe = per_core;
+    sum.objective.links = preset_link_model(tree, LinkPreset::kFatTree);
+
+    // Act, and the common assertions
+    const std::vector<Index> leaves = expect_congestion_lowers_the_norm(graph, tree, sum);
+
+    // Assert: allowed cores only, per_core processes on each at most.
+    std::vector<int> on_core(static_cast<std::size_t>(tree.leaf_count()), 0);
+    for (const Index leaf : leaves) {
+      EXPECT_NE(leaf % 4, 3) << leaf;
+      EXPECT_LE(++on_core[static_cast<std::size_t>(leaf)], per_core);
+    }
+  }
+}
+
+TEST(TreeMatchObjective, CongestionLowersTheNormOfTheSumsMappingAndRepeatsAtAnyThreadCount) {
+  // Arrange: a random pattern on every core of the cluster, ranks in random order.
+  const Topology tree = congestion_cluster();
+  const CommGraph graph = random_sparse_graph(128, 8, /*seed=*/11);
+  Context sum = preset_context(Preset::kDefault);
+  sum.objective.links = preset_link_model(tree, LinkPreset::kFatTree);
+
+  // Act and assert
+  expect_congestion_lowers_the_norm(graph, tree, sum);
 }
 
 TEST(TreeMatchObjective, OversubscribedTreesGetFreeLinksBetweenTheProcessesOfACore) {

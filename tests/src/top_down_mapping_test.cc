@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <numeric>
 #include <random>
 #include <set>
 #include <stdexcept>
@@ -250,11 +251,45 @@ TEST(ConstrainedMapping, OversubscribeTwoPutsTwoPerAllowedLeaf) {
 }
 
 TEST(ConstrainedMapping, TreeMatchMapDispatchesToTheConstrainedMapping) {
+  // The driver keeps constrained_treematch_map's mapping unless a seed on the allowed leaves or
+  // the refinement finds a cheaper one.
   const Topology tree = tree_of({4, 2, 2});
   const CommGraph graph = random_sparse_graph(7, /*degree=*/2, 3);
   const Context ctx = constrained({0, 2, 3, 6, 9, 10, 15}, 1);
-  EXPECT_EQ(treematch_map(graph, tree, ctx).mapping.leaf_of_rank,
-            constrained_treematch_map(graph, tree, ctx).mapping.leaf_of_rank);
+  const TreeMatchResult result = treematch_map(graph, tree, ctx);
+  ASSERT_EQ(placement_error(result.mapping, 7, tree, ctx.placement), "");
+  EXPECT_LE(
+      result.cost.weighted,
+      evaluate_cost(graph, tree, constrained_treematch_map(graph, tree, ctx).mapping).weighted);
+}
+
+TEST(ConstrainedMapping, TreeMatchMapOnAllowedCoresAsGoodAsOnTheWholeMachine) {
+  // Arrange: irregular patterns of 200 processes on 256 cores, all allowed but the last (which
+  // they do not need): the driver's seeds and refinement on the allowed cores should find what
+  // they find on the whole machine, where constrained_treematch_map alone walks every full
+  // subtree below the root.
+  const Topology tree = Topology({TreeLevel{4, 1000.0, "switch"}, TreeLevel{4, 100.0, "node"},
+                                  TreeLevel{2, 10.0, "pack"}, TreeLevel{8, 1.0, "core"}},
+                                 /*leaf_os_index=*/{}, /*machine_level=*/2);
+  std::vector<Index> allowed(static_cast<std::size_t>(tree.leaf_count() - 1));
+  std::iota(allowed.begin(), allowed.end(), 0);
+  for (const std::uint64_t seed : {1, 2, 3}) {
+    SCOPED_TRACE(seed);
+    const CommGraph graph = random_sparse_graph(200, /*degree=*/4, seed);
+    const Context ctx = constrained(allowed, 1);
+    const double whole = treematch_map(graph, tree, default_context()).cost.weighted;
+    const double alone =
+        evaluate_cost(graph, tree, constrained_treematch_map(graph, tree, ctx).mapping).weighted;
+
+    // Act
+    const TreeMatchResult result = treematch_map(graph, tree, ctx);
+
+    // Assert
+    ASSERT_EQ(placement_error(result.mapping, 200, tree, ctx.placement), "");
+    EXPECT_DOUBLE_EQ(result.cost.weighted, evaluate_cost(graph, tree, result.mapping).weighted);
+    EXPECT_LT(result.cost.weighted, alone);
+    EXPECT_LE(result.cost.weighted, whole * (1.0 + 1e-9));
+  }
 }
 
 TEST(ConstrainedMapping, TraceDescribesTheTopDownPhase) {
