@@ -237,6 +237,18 @@ LoadedCase load_case(const CaseSpec& spec, const std::string& data_dir, std::uin
     loaded.processes = loaded.graph->size();
     loaded.entries = loaded.graph->nnz();
   }
+  if (spec.reserved_per_package > 0) {
+    const Index package = loaded.topology.levels().back().arity;
+    for (Index leaf = 0; leaf < loaded.topology.leaf_count(); ++leaf) {
+      if (leaf % package < package - spec.reserved_per_package)
+        loaded.allowed_leaves.push_back(leaf);
+    }
+    if (static_cast<Index>(loaded.allowed_leaves.size()) < loaded.processes) {
+      throw std::invalid_argument(fmt::format(
+          "{}: {} processes do not fit the {} cores left with {} reserved per package", spec.name,
+          loaded.processes, loaded.allowed_leaves.size(), spec.reserved_per_package));
+    }
+  }
   return loaded;
 }
 

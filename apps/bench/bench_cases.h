@@ -62,6 +62,11 @@ struct CaseSpec {
   /// --simulate: message bytes = stored weight x this (a stencil's weights 1000/100/10 become
   /// 1 MB faces).
   double simulation_byte_scale = 1.0;
+  /// Cores kept from the job at the end of every package (the lowest level's groups), as Slurm's
+  /// --core-spec keeps them for the system: treematch gets the others as --cores (a restricted
+  /// machine), the baselines use them, and Scotch and the peers, which map onto whole trees, do
+  /// not run. 0: every core is the job's.
+  Index reserved_per_package = 0;
 };
 
 /// A case read and ready to run.
@@ -75,6 +80,8 @@ struct LoadedCase {
   std::string matrix_origin;  ///< the data file, or a description of the synthetic pattern
   std::string topology_spec;  ///< the --topology given to treematch (absolute path or string)
   Topology topology;          ///< io::read_topology(topology_spec)
+  /// The cores the job may use, ascending (CaseSpec::reserved_per_package); empty: every leaf.
+  std::vector<Index> allowed_leaves;
 };
 
 /// Every case, in the order they run: the PACOS examples, CloverLeaf, MapLib, hwloc's netloc test,

@@ -242,8 +242,13 @@ std::string write_treematch_input(const CaseSpec& spec, const LoadedCase& loaded
 constexpr long long kDenseTextEntries = 1LL << 22;
 
 /// Why Scotch does not run on this case, or "" when it does.
+/// Why the peers do not run on a case whose job has only some of the cores.
+constexpr const char* kRestrictedMachine =
+    "n/a: a restricted machine (it maps onto whole trees only)";
+
 std::string scotch_skip_reason(const LoadedCase& loaded, const BenchOptions& options) {
   if (options.presets_only) return "n/a: --presets-only";
+  if (!loaded.allowed_leaves.empty()) return kRestrictedMachine;
   if (options.scotch.empty()) return "n/a: scotch_gmap not found";
   if (loaded.processes > options.scotch_max_processes) {
     return fmt::format("n/a: p = {} > --scotch-max-p {}", loaded.processes,
@@ -314,6 +319,7 @@ std::string peer_skip_reason(const PeerMapper& peer, const LoadedCase& loaded,
                              const BenchOptions& options) {
   if (options.presets_only) return "n/a: --presets-only";
   if (peer.path.empty()) return "n/a: no " + peer.path_option;
+  if (!loaded.allowed_leaves.empty()) return kRestrictedMachine;
   if (loaded.processes != loaded.topology.leaf_count())
     return "n/a: it maps only as many processes as cores";
   if (loaded.processes > peer.max_processes) {
@@ -409,11 +415,13 @@ void cost_tool(ToolResult& tool, const CommGraph& graph, const Topology& topolog
   }
 }
 
-/// Costs the mappings and runs the baselines on `graph`; `planted`, when given, is costed as the
-/// extra baseline "planted", and `optimum`, when given, as CaseResult::optimum.
+/// Costs the mappings and runs the baselines on `graph`, on the `allowed` leaves (empty: all);
+/// `planted`, when given, is costed as the extra baseline "planted", and `optimum`, when given,
+/// as CaseResult::optimum.
 void cost_everything(CaseResult& result, const CommGraph& graph, const Topology& topology,
-                     const ToolMappings& mappings, const std::optional<Mapping>& planted,
-                     const std::optional<Mapping>& optimum, const BenchOptions& options) {
+                     const std::vector<Index>& allowed, const ToolMappings& mappings,
+                     const std::optional<Mapping>& planted, const std::optional<Mapping>& optimum,
+                     const BenchOptions& options) {
   if (mappings.treematch) cost_tool(result.treematch, graph, topology, *mappings.treematch);
   if (mappings.treematch_plain)
     cost_tool(result.treematch_plain, graph, topology, *mappings.treematch_plain);
@@ -437,7 +445,7 @@ void cost_everything(CaseResult& result, const CommGraph& graph, const Topology&
   const Index p = graph.size();
   std::vector<Index> slots;
   try {
-    slots = usable_slots(topology, {}, /*per_leaf=*/1);
+    slots = usable_slots(topology, allowed, /*per_leaf=*/1);
   } catch (const std::exception& e) {
     result.error = std::string("usable_slots: ") + e.what();
     return;
@@ -546,10 +554,16 @@ CaseResult run_case(const CaseSpec& spec, const BenchOptions& options, const fs:
   const fs::path scotch_target = dir / "target.tgt";
   const std::string scotch_skip = scotch_skip_reason(*loaded, options);
   std::string matrix_file;
+  fs::path cores_file;  // the job's cores (--cores) on a restricted machine
   try {
     fs::create_directories(dir);
     const auto start = Clock::now();
     matrix_file = write_treematch_input(spec, *loaded, options, dir, result.matrix_file);
+    if (!loaded->allowed_leaves.empty()) {
+      cores_file = dir / "cores.txt";
+      write_text_file(cores_file.string(),
+                      fmt::format("{}\n", fmt::join(loaded->allowed_leaves, ",")));
+    }
     result.scotch_target = scotch_tleaf(topology);
     if (scotch_skip.empty()) {
       if (loaded->graph) {
@@ -576,6 +590,10 @@ CaseResult run_case(const CaseSpec& spec, const BenchOptions& options, const fs:
   const auto run_tm = [&](ToolResult& tool, const std::string& name,
                           const std::vector<std::string>& flags) {
     std::vector<std::string> all_flags = flags;
+    if (!cores_file.empty()) {
+      all_flags.emplace_back("--cores");
+      all_flags.push_back(cores_file.string());
+    }
     if (spec.node_size > 0) {
       all_flags.emplace_back("--node-size");
       all_flags.push_back(std::to_string(spec.node_size));
@@ -704,7 +722,8 @@ CaseResult run_case(const CaseSpec& spec, const BenchOptions& options, const fs:
   std::optional<Mapping> optimum;
   if (!options.presets.empty()) optimum = nested_block_optimum(spec, topology, options.seed);
   if (loaded->graph) {
-    cost_everything(result, *loaded->graph, topology, mappings, planted, optimum, options);
+    cost_everything(result, *loaded->graph, topology, loaded->allowed_leaves, mappings, planted,
+                    optimum, options);
   } else {
     try {
       const CommGraph graph = io::read_matrix(matrix_file);
@@ -716,7 +735,8 @@ CaseResult run_case(const CaseSpec& spec, const BenchOptions& options, const fs:
             fmt::format("read back {} processes / {} entries, expected {} / {}", graph.size(),
                         graph.nnz(), p, result.entries));
       }
-      cost_everything(result, graph, topology, mappings, planted, optimum, options);
+      cost_everything(result, graph, topology, loaded->allowed_leaves, mappings, planted, optimum,
+                      options);
     } catch (const std::exception& e) {
       result.error = std::string("cannot read the matrix back for the costs: ") + e.what();
     }

@@ -122,6 +122,16 @@ CaseSpec hierarchical_instance(std::string topology, const char* tree_name, Inde
   return spec;
 }
 
+/// `spec` on a restricted machine: the last `reserved` cores of every package kept from the job
+/// (Slurm's --core-spec), named with "-corespec".
+CaseSpec with_reserved_cores(CaseSpec spec, Index reserved) {
+  spec.name += "-corespec";
+  spec.reserved_per_package = reserved;
+  spec.description += fmt::format(", {} core{} of every package reserved (treematch --cores)",
+                                  reserved, reserved == 1 ? "" : "s");
+  return spec;
+}
+
 }  // namespace
 
 std::vector<CaseSpec> corpus_cases() {
@@ -220,6 +230,13 @@ std::vector<CaseSpec> corpus_cases() {
   c.push_back(file_instance("cloverleaf-640-partial", pacos + "CloverLeaf640.APHiD", t1024,
                             "CloverLeaf's measured pattern at 640 ranks on 1024 cores (PACOS)",
                             false));
+  // Restricted machines (the constrained mapping): every core the job keeps used, and 3000
+  // ranks on 3584 of 4096 cores.
+  c.push_back(with_reserved_cores(
+      file_instance("cloverleaf-960", pacos + "CloverLeaf960.APHiD", t1024,
+                    "CloverLeaf's measured pattern at 960 ranks on 1024 cores (PACOS)", true),
+      1));
+  c.push_back(with_reserved_cores(geometric_instance(geo2d, 3000, t4096, "", false), 2));
   c.push_back(hierarchical_instance(t512, "", 512, false));
   c.push_back(hierarchical_instance(t1024h, "-hops", 1024, false));
   return c;

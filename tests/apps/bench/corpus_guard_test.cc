@@ -43,15 +43,30 @@ TEST(Corpus, HoldsFortyNamedInstancesFrom256To65536RanksMostlyIrregular) {
   EXPECT_LT(quick.cases.size(), corpus.cases.size());
 }
 
-TEST(Corpus, ASmallInstanceLoadsWithItsSizeAndTree) {
+/// The catalogue's case `name`, generated (seed 1, no data folder); throws if there is none.
+LoadedCase load_generated(const std::string& name) {
   const std::vector<CaseSpec> catalogue = all_cases();
   const auto it = std::find_if(catalogue.begin(), catalogue.end(),
-                               [](const CaseSpec& c) { return c.name == "knn3d-512-hops"; });
-  ASSERT_NE(it, catalogue.end());
-  const LoadedCase loaded = load_case(*it, /*data_dir=*/"", /*seed=*/1);
+                               [&](const CaseSpec& c) { return c.name == name; });
+  if (it == catalogue.end()) throw std::invalid_argument("no case " + name);
+  return load_case(*it, /*data_dir=*/"", /*seed=*/1);
+}
+
+TEST(Corpus, ASmallInstanceLoadsWithItsSizeAndTree) {
+  const LoadedCase loaded = load_generated("knn3d-512-hops");
   EXPECT_EQ(loaded.processes, 512);
   EXPECT_EQ(loaded.topology.leaf_count(), 512);
   EXPECT_EQ(loaded.topology_spec, "tleaf 4 4 4 8 3 2 2 8 1");
+}
+
+TEST(Corpus, ARestrictedInstanceKeepsTheReservedCoresFromTheJob) {
+  const LoadedCase loaded = load_generated("geo2d-3000-corespec");
+  EXPECT_EQ(loaded.processes, 3000);
+  EXPECT_EQ(loaded.topology.leaf_count(), 4096);
+  // 14 of every 16-core package: 3584 cores, none of the last two of a package.
+  ASSERT_EQ(loaded.allowed_leaves.size(), 3584U);
+  EXPECT_TRUE(std::is_sorted(loaded.allowed_leaves.begin(), loaded.allowed_leaves.end()));
+  for (const Index leaf : loaded.allowed_leaves) EXPECT_LT(leaf % 16, 14) << leaf;
 }
 
 CaseResult mapped(const std::string& name, const std::string& preset, double cost) {
