@@ -241,11 +241,11 @@ std::string write_treematch_input(const CaseSpec& spec, const LoadedCase& loaded
 /// The most entries of a dense generated matrix written as a text graph for a peer by default.
 constexpr long long kDenseTextEntries = 1LL << 22;
 
-/// Why Scotch does not run on this case, or "" when it does.
 /// Why the peers do not run on a case whose job has only some of the cores.
 constexpr const char* kRestrictedMachine =
     "n/a: a restricted machine (it maps onto whole trees only)";
 
+/// Why Scotch does not run on this case, or "" when it does.
 std::string scotch_skip_reason(const LoadedCase& loaded, const BenchOptions& options) {
   if (options.presets_only) return "n/a: --presets-only";
   if (!loaded.allowed_leaves.empty()) return kRestrictedMachine;

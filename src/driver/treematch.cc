@@ -260,12 +260,11 @@ void lower_congestion_of_kept(const MappingInput& input, const Topology& tree,
   kept.traces.push_back(std::move(trace));
 }
 
-/// Refines `mapping` on a machine of allowed leaves (ctx.placement) where the driver refines, its
-/// processes moving only to allowed cores' slots.
-void refine_on_allowed(const MappingInput& input, const Topology& topology, const Context& ctx,
-                       Mapping& mapping) {
+/// Refines `mapping` on the allowed cores' `slots` where the driver refines, its processes moving
+/// only to those slots.
+void refine_on_allowed(const MappingInput& input, const Topology& topology,
+                       const AllowedSlots& slots, const Context& ctx, Mapping& mapping) {
   if (topology.depth() == 0 || !ctx.refinement.applies(input.entries())) return;
-  const AllowedSlots slots(topology, ctx.placement.allowed_leaves, ctx.placement.oversubscribe);
   std::vector<Index> slot_of_rank = slots.slots_of(mapping);
   const RefinementStats stats =
       refine_mapping(input.whole(), slots.tree(), slot_of_rank, ctx.refinement, slots.open());
@@ -303,8 +302,9 @@ TreeMatchResult constrained_candidates(const MappingInput& input, const Topology
   }
   if (whole) {
     if (ctx.progress != nullptr) ctx.progress->step("refining on the allowed cores", -1.0);
+    const AllowedSlots slots(topology, ctx.placement.allowed_leaves, ctx.placement.oversubscribe);
     kernels::parallel_for_all(found.size(), [&](std::size_t c) {
-      refine_on_allowed(input, topology, ctx, found[c].mapping);
+      refine_on_allowed(input, topology, slots, ctx, found[c].mapping);
     });
   }
   TreeMatchResult best;

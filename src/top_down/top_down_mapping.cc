@@ -782,8 +782,8 @@ TreeMatchResult top_down_treematch_map(const CommGraph& graph, const Topology& t
                                 " processes do not fit on " +
                                 std::to_string(topology.leaf_count()) + " leaves");
   }
-  return TopDownMapper(graph, topology, {}, 1, split_depth, node_split, partition, map_subtree)
-      .run();
+  return top_down_treematch_map(graph, topology, {}, 1, split_depth, node_split, partition,
+                                map_subtree);
 }
 
 TreeMatchResult top_down_treematch_map(const CommGraph& graph, const Topology& topology,
@@ -796,25 +796,20 @@ TreeMatchResult top_down_treematch_map(const CommGraph& graph, const Topology& t
       .run();
 }
 
-SubtreeMapping refined_subtree_walk(const Context& ctx, Offset entries) {
-  const bool refine = ctx.refinement.swaps && entries <= ctx.refinement.max_entries;
-  return [refine, grouping = ctx.grouping, walk = ctx.walk, refinement = ctx.refinement](
-             const CommGraph& subgraph, const Topology& subtree) {
-    TreeMatchResult result =
-        bottom_up_mapping(LocalMappingInput(subgraph), subtree, grouping, walk);
-    if (refine && subtree.depth() > 0) {
-      result.refinement_swaps =
-          refine_mapping(subgraph, subtree, result.mapping.leaf_of_rank, refinement).swaps;
-    }
-    return result;
-  };
-}
-
 TreeMatchResult constrained_treematch_map(const CommGraph& graph, const Topology& topology,
                                           const Context& ctx) {
   check_placement(graph, topology, ctx);
   // Full subtrees: TreeMatch's walk, refined inside the subtree.
-  const SubtreeMapping walk = refined_subtree_walk(ctx, graph.nnz());
+  const bool refine = ctx.refinement.swaps && graph.nnz() <= ctx.refinement.max_entries;
+  const SubtreeMapping walk = [&](const CommGraph& subgraph, const Topology& subtree) {
+    TreeMatchResult result =
+        bottom_up_mapping(LocalMappingInput(subgraph), subtree, ctx.grouping, ctx.walk);
+    if (refine && subtree.depth() > 0) {
+      result.refinement_swaps =
+          refine_mapping(subgraph, subtree, result.mapping.leaf_of_rank, ctx.refinement).swaps;
+    }
+    return result;
+  };
   // Two splits of the partial nodes, as parallel tasks, the cheaper kept (the greedy one on
   // ties): greedy growing fits clusters to capacities (natural_size), which uneven children need;
   // the multilevel partitioner cuts large meshes 5-6% better (S1 on 128 nodes of 112 and 144

@@ -68,10 +68,6 @@ TreeMatchResult top_down_treematch_map(const CommGraph& graph, const Topology& t
                                        const PartitionContext& partition,
                                        const SubtreeMapping& map_subtree);
 
-/// The walk constrained_treematch_map gives full subtrees: TreeMatch's walk (ctx.grouping,
-/// ctx.walk), refined inside the subtree (ctx.refinement) where the matrix allows.
-SubtreeMapping refined_subtree_walk(const Context& ctx, Offset entries);
-
 /// Pairwise-swap passes split_processes makes at most (it stops earlier after a pass without
 /// swaps): as many as the multilevel split's polish by default.
 inline constexpr int kSplitSwapPasses = PartitionContext{}.swap_passes;
